@@ -47,7 +47,12 @@ struct MatchCounts {
   std::uint64_t unmatched_receives = 0;
   std::uint64_t incomplete_collectives = 0;
   std::uint64_t unmatched_requests = 0;  // completion without request, or request never completed
-  std::uint64_t clock_violations = 0;    // receive ends before its send starts, and similar
+  // Clock-condition violations: a message received (Recv/Irecv op) before it was sent
+  // (Send/Isend op), or a collective member that left before a member it depends on entered
+  // (collective_family; only collectives that move data, and barriers).
+  std::uint64_t clock_violations = 0;
+  std::uint64_t invalid_ops = 0;  // p2p/collective ops whose peer or communicator is unknown
+  std::uint64_t mismatched_collectives = 0;  // instances whose members disagree on op or root
 };
 
 struct Matching {
@@ -58,6 +63,8 @@ struct Matching {
 
   // request_partner[loc][op]: for Isend ↔ IsendComplete, IrecvRequest ↔ Irecv and
   // NbcRequest ↔ NbcComplete, the other op's index in the same location; else kNone.
+  // A post whose request was cancelled is paired with its RequestCancelled op instead (and
+  // takes no part in message or collective matching).
   std::vector<std::vector<std::uint32_t>> request_partner;
 
   // message_of_op[loc][op]: index into messages for Send/Isend/Recv/Irecv ops, else kNone.

@@ -140,6 +140,12 @@ std::uint32_t TraceBuilder::collective(CallRef c, CollOp coll, std::uint32_t com
   return op;
 }
 
+std::uint32_t TraceBuilder::request_cancelled(CallRef c, std::uint64_t request) {
+  const auto op = add_op(c, OpKind::RequestCancelled, loc(c).call_leave[c.call]);
+  loc(c).op_request[op] = request;
+  return op;
+}
+
 std::uint32_t TraceBuilder::nbc_request(CallRef c, std::uint64_t request) {
   const auto op = add_op(c, OpKind::NbcRequest, loc(c).call_enter[c.call]);
   loc(c).op_request[op] = request;

@@ -42,6 +42,7 @@ class TraceBuilder {
                       std::uint32_t comm = 0);
   std::uint32_t collective(CallRef c, CollOp op, std::uint32_t comm = 0, int root = kNoRank,
                            std::uint64_t sent = 0, std::uint64_t received = 0);
+  std::uint32_t request_cancelled(CallRef c, std::uint64_t request);
   std::uint32_t nbc_request(CallRef c, std::uint64_t request);
   std::uint32_t nbc_complete(CallRef c, CollOp op, std::uint64_t request, std::uint32_t comm = 0,
                              int root = kNoRank, std::uint64_t sent = 0,

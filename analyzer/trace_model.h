@@ -3,7 +3,7 @@
 // A trace is a set of locations (rank × thread). Each location holds its MPI calls (one per
 // Enter…Leave region instance, in time order) and the communication operations recorded
 // inside them (one per OTF2 MPI record). Both are struct-of-arrays so that a pass over one
-// field touches only that field, and so that memory stays near 20 bytes per trace event.
+// field touches only that field, and so that memory stays under 32 bytes per trace event.
 //
 // All times are global nanoseconds: the reader applies the archive's clock offsets (and the
 // clock repair, when on) and subtracts the trace's earliest timestamp.
@@ -58,7 +58,9 @@ struct CallSite {
 
 struct Communicator {
   std::string name;
-  std::vector<std::int32_t> world_ranks;  // index = rank within the communicator
+  // index = rank within the communicator. Empty when the archive gives no member list (an
+  // OTF2 COMM_SELF group, or a damaged definition): ops on it carry peer kNoRank.
+  std::vector<std::int32_t> world_ranks;
 };
 
 // One OTF2 MPI record. Names follow OTF2's records.
@@ -85,6 +87,31 @@ enum class CollOp : std::uint8_t {
   Allreduce = 11, Reduce = 12, ReduceScatter = 13, Scan = 14, Exscan = 15,
   ReduceScatterBlock = 16, CreateHandle = 17, DestroyHandle = 18, None = 255,
 };
+
+// Who must have entered a collective before a member can leave it. The pattern families
+// (wait_at_barrier, wait_at_nxn, late_broadcast, early_reduce, early_scan) and the matcher's
+// clock-condition check both follow it.
+enum class CollFamily : std::uint8_t {
+  Barrier,  // Barrier: everyone waits for everyone
+  NxN,      // Allgather(v), Alltoall(v/w), Allreduce, Reduce_scatter(_block): everyone
+  OneToN,   // Bcast, Scatter(v): a non-root needs the root
+  NToOne,   // Reduce, Gather(v): the root needs everyone
+  Prefix,   // Scan, Exscan: the member of rank i needs ranks 0..i
+  Other,    // communicator creation/destruction, unknown: no stated dependency
+};
+
+constexpr CollFamily collective_family(CollOp op) {
+  switch (op) {
+    case CollOp::Barrier: return CollFamily::Barrier;
+    case CollOp::Allgather: case CollOp::Allgatherv: case CollOp::Alltoall:
+    case CollOp::Alltoallv: case CollOp::Alltoallw: case CollOp::Allreduce:
+    case CollOp::ReduceScatter: case CollOp::ReduceScatterBlock: return CollFamily::NxN;
+    case CollOp::Bcast: case CollOp::Scatter: case CollOp::Scatterv: return CollFamily::OneToN;
+    case CollOp::Reduce: case CollOp::Gather: case CollOp::Gatherv: return CollFamily::NToOne;
+    case CollOp::Scan: case CollOp::Exscan: return CollFamily::Prefix;
+    default: return CollFamily::Other;
+  }
+}
 
 struct Location {
   std::int32_t rank = 0;     // MPI_COMM_WORLD rank
@@ -120,7 +147,7 @@ struct Location {
 struct ReadWarnings {
   std::vector<std::string> messages;    // one line each, human readable
   std::uint64_t unclosed_calls = 0;     // Enter without Leave (truncated stream)
-  std::uint64_t orphan_ops = 0;         // MPI records outside any call
+  std::uint64_t orphan_ops = 0;         // MPI records outside any call (the reader drops them)
   std::uint32_t missing_locations = 0;  // defined locations whose events are missing
 };
 

@@ -1,0 +1,176 @@
+#include "command_line.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "catalog.h"
+#include "result_units.h"
+#include "text_format.h"
+
+namespace collwrap {
+namespace {
+
+constexpr std::string_view kTryHelp = "; run 'analyzer --help' for the options";
+
+// "1e-05 s = 10.0 µs"
+std::string seconds_text(TimeNs ns) {
+  const double s = seconds(ns);
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", s);
+  return std::string(buffer) + " s = " + format_duration(s);
+}
+
+std::string pattern_ids() {
+  std::string ids = "all";
+  for (const Pattern* p : pattern_catalog()) ids += ", " + std::string(p->id);
+  return ids;
+}
+
+std::uint64_t parse_count(std::string_view option, std::string_view text) {
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size())
+    throw UsageError(std::string(option) + " needs a whole number, not '" + std::string(text) +
+                     "'" + std::string(kTryHelp));
+  return value;
+}
+
+TimeNs parse_seconds(std::string_view option, std::string_view text) {
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  // Limit to what nanosecond TimeNs can hold (about 292 years).
+  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value) ||
+      value < 0 || value > 9e9)
+    throw UsageError(std::string(option) + " needs a number of seconds >= 0 (e.g. 0.001), not '" +
+                     std::string(text) + "'" + std::string(kTryHelp));
+  return static_cast<TimeNs>(std::llround(value * 1e9));
+}
+
+std::vector<const Pattern*> parse_patterns(std::string_view text) {
+  try {
+    return select_patterns(text);
+  } catch (const UnknownPatternError& e) {
+    throw UsageError("unknown pattern id '" + std::string(e.what()) +
+                     "' in --patterns; use 'all' or a comma list of: " + pattern_ids());
+  }
+}
+
+void check_json_path(const std::string& path) {
+  if (path == "-") return;
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent))
+    throw UsageError("cannot write the JSON report to '" + path + "': directory '" +
+                     parent.string() + "' does not exist; create it or choose another path");
+  if (std::filesystem::is_directory(path))
+    throw UsageError("--json names a directory ('" + path +
+                     "'); give a file name, e.g. --json report.json, or - for standard output");
+}
+
+}  // namespace
+
+CommandLine parse_command_line(std::span<const std::string_view> args) {
+  CommandLine cl;
+  cl.patterns = select_patterns("all");
+  bool options_done = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string_view arg = args[i];
+    if (options_done || !arg.starts_with("-") || arg.size() == 1) {
+      if (!cl.trace_path.empty())
+        throw UsageError("more than one trace given ('" + cl.trace_path + "' and '" +
+                         std::string(arg) + "'); analyze one archive at a time");
+      cl.trace_path = std::string(arg);
+      continue;
+    }
+    if (arg == "--") {
+      options_done = true;
+      continue;
+    }
+    if (arg == "--help" || arg == "-h") {
+      cl.action = CommandLine::Action::Help;
+      return cl;
+    }
+    if (arg == "--version") {
+      cl.action = CommandLine::Action::Version;
+      return cl;
+    }
+    if (arg == "--quiet" || arg == "-q") {
+      cl.quiet = true;
+      continue;
+    }
+    // Options with a value: --name VALUE or --name=VALUE.
+    const std::size_t eq = arg.find('=');
+    const std::string_view name = arg.substr(0, eq);
+    const auto take_value = [&]() {
+      if (eq != std::string_view::npos) return arg.substr(eq + 1);
+      if (i + 1 >= args.size())
+        throw UsageError(std::string(name) + " needs a value" + std::string(kTryHelp));
+      return args[++i];
+    };
+    if (name == "--patterns") {
+      cl.patterns = parse_patterns(take_value());
+    } else if (name == "--json") {
+      const std::string_view value = take_value();
+      if (value.empty()) throw UsageError("--json needs a file name, or - for standard output");
+      cl.json_path = std::string(value);
+    } else if (name == "--eager-threshold") {
+      cl.rules.eager_threshold = parse_count(name, take_value());
+    } else if (name == "--min-wait") {
+      cl.rules.min_wait = parse_seconds(name, take_value());
+    } else if (name == "--sendrecv-window") {
+      cl.rules.sendrecv_window = parse_seconds(name, take_value());
+    } else if (name == "--top") {
+      cl.top = static_cast<std::size_t>(parse_count(name, take_value()));
+    } else {
+      throw UsageError("unknown option '" + std::string(arg) + "'" + std::string(kTryHelp));
+    }
+  }
+  if (cl.trace_path.empty())
+    throw UsageError(
+        "no trace given; name the archive directory (COLLWRAP_TRACE_DIR of the traced run) or its "
+        "traces.otf2 file, e.g. analyzer collwrap-app-20240101-120000 --patterns all");
+  if (cl.json_path) check_json_path(*cl.json_path);
+  return cl;
+}
+
+std::string usage_text() {
+  const RuleOptions defaults;
+  std::string text =
+      "Usage: analyzer TRACE [options]\n"
+      "Finds MPI wait states in a collwrap trace and the source lines that cause them.\n"
+      "TRACE is the archive directory written by libcollwrap.so or its traces.otf2 file.\n"
+      "\n"
+      "Options:\n"
+      "  --patterns all|ID[,ID...]  patterns to look for (default: all)\n"
+      "  --json FILE                write the JSON report to FILE ('-' = standard output;\n"
+      "                             the summary then goes to standard error)\n"
+      "  --eager-threshold BYTES    messages above this size are sent in rendezvous mode\n"
+      "                             (default: Open MPI's limits, " +
+      std::to_string(kSharedMemoryEagerBytes) + " within a node, " +
+      std::to_string(kNetworkEagerBytes) +
+      " between nodes)\n"
+      "  --min-wait SECONDS         ignore instances with less idle time (default: " +
+      seconds_text(defaults.min_wait) +
+      ")\n"
+      "  --sendrecv-window SECONDS  largest gap between a send and a receive that could be one\n"
+      "                             MPI_Sendrecv (default: " +
+      seconds_text(defaults.sendrecv_window) +
+      ")\n"
+      "  --top N                    findings listed in the summary (default: 10)\n"
+      "  --quiet, -q                no summary on the terminal\n"
+      "  --version                  print the version and exit\n"
+      "  --help, -h                 print this help and exit\n"
+      "\n"
+      "Patterns:\n";
+  for (const Pattern* p : pattern_catalog()) {
+    const std::size_t pad = p->id.size() < 20 ? 20 - p->id.size() : 1;
+    text += "  " + std::string(p->id) + std::string(pad, ' ') + std::string(p->description) + "\n";
+  }
+  text +=
+      "\n"
+      "Exit status: 0 analysis done, 1 the trace cannot be analyzed, 2 usage error.\n";
+  return text;
+}
+
+}  // namespace collwrap

@@ -1,0 +1,17 @@
+// Collective instances. MPI requires the members of a communicator to call its collectives,
+// blocking and nonblocking together, in one order, so the n-th collective that each member
+// calls on a communicator belongs to the communicator's n-th instance. A nonblocking
+// collective takes its place in that order where it was posted (its NbcRequest) and takes its
+// operation and communicator from the NbcComplete that closed it.
+#pragma once
+
+#include "matching.h"
+
+namespace collwrap {
+
+// Needs matching.request_partner (link_requests). Fills collectives, members and starts, and
+// counts incomplete and mismatched instances, invalid ops, and members that left before a
+// member they depend on had entered (clock violations, see collective_family).
+void match_collectives(const Trace& trace, Matching& matching);
+
+}  // namespace collwrap

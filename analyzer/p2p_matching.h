@@ -1,0 +1,17 @@
+// Point-to-point messages: the n-th send with key (communicator, sender, receiver, tag) goes
+// to the n-th receive, in posting order, whose recorded actual source and tag give that key.
+// Sends count in post order (Send, or Isend at MPI_Isend/MPI_Start); receives in posting
+// order (the Recv itself, or the IrecvRequest of a nonblocking receive). Wildcard receives
+// need no special case: the trace records the source and tag they actually matched.
+#pragma once
+
+#include "matching.h"
+
+namespace collwrap {
+
+// Needs matching.request_partner (link_requests). Fills messages and message_of_op, and
+// counts messages, unmatched sends/receives, invalid ops and messages received before they
+// were sent (clock violations).
+void match_messages(const Trace& trace, Matching& matching);
+
+}  // namespace collwrap

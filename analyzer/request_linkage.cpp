@@ -1,0 +1,60 @@
+#include "request_linkage.h"
+
+#include "flat_map.h"
+#include "huge_pages.h"
+
+namespace collwrap {
+namespace {
+
+bool is_post(OpKind k) {
+  return k == OpKind::Isend || k == OpKind::IrecvRequest || k == OpKind::NbcRequest;
+}
+
+// The completion record that may close a post of kind `post`.
+OpKind completion_of(OpKind post) {
+  switch (post) {
+    case OpKind::Isend:
+      return OpKind::IsendComplete;
+    case OpKind::IrecvRequest:
+      return OpKind::Irecv;
+    default:
+      return OpKind::NbcComplete;
+  }
+}
+
+bool is_completion(OpKind k) {
+  return k == OpKind::IsendComplete || k == OpKind::Irecv || k == OpKind::NbcComplete ||
+         k == OpKind::RequestCancelled;
+}
+
+}  // namespace
+
+void link_requests(const Trace& trace, Matching& matching) {
+  matching.request_partner.resize(trace.locations.size());
+  for (std::size_t li = 0; li < trace.locations.size(); ++li) {
+    const Location& l = trace.locations[li];
+    std::vector<std::uint32_t>& partner = matching.request_partner[li];
+    reserve_huge(partner, l.ops());
+    partner.assign(l.ops(), kNone);
+    FlatMap<std::uint64_t, U64Hash> open;  // request id → its open post
+    for (std::uint32_t op = 0; op < l.ops(); ++op) {
+      const OpKind kind = l.op_kind[op];
+      if (is_post(kind)) {
+        if (open.assign(l.op_request[op], op) != kNone) ++matching.counts.unmatched_requests;
+      } else if (is_completion(kind)) {
+        const std::uint32_t post = open.erase(l.op_request[op]);
+        if (post == kNone) {
+          ++matching.counts.unmatched_requests;
+        } else if (kind == OpKind::RequestCancelled || kind == completion_of(l.op_kind[post])) {
+          partner[op] = post;
+          partner[post] = op;
+        } else {  // e.g. an IsendComplete for a receive's id: neither record has its partner
+          matching.counts.unmatched_requests += 2;
+        }
+      }
+    }
+    matching.counts.unmatched_requests += open.size();
+  }
+}
+
+}  // namespace collwrap

@@ -1,0 +1,135 @@
+// read_trace(): anchor file → OTF2 reader → definitions → events of every location (in
+// parallel) → times from 0. A clock-repair pass needs matched messages, so it runs after
+// match_trace() on the Trace this returns; the reader only applies the recorded offsets.
+#include "trace_reader.h"
+
+#include <otf2/otf2.h>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+
+#include "anchor_file_check.h"
+#include "archive_path.h"
+#include "event_file_check.h"
+#include "otf2_definitions.h"
+#include "otf2_events.h"
+#include "otf2_locking.h"
+#include "parallel_for.h"
+#include "time_normalization.h"
+
+namespace collwrap {
+namespace {
+
+// OTF2 prints every error it meets to stderr. Damage is reported through ReadWarnings and
+// the exceptions instead, so OTF2's own messages are silenced while reading. (The callback is
+// process-wide; the analyzer reads one archive at a time.)
+class QuietOtf2Errors {
+ public:
+  QuietOtf2Errors() : previous_(OTF2_Error_RegisterCallback(ignore, nullptr)) {}
+  ~QuietOtf2Errors() { OTF2_Error_RegisterCallback(previous_, nullptr); }
+  QuietOtf2Errors(const QuietOtf2Errors&) = delete;
+  QuietOtf2Errors& operator=(const QuietOtf2Errors&) = delete;
+
+ private:
+  static OTF2_ErrorCode ignore(void*, const char*, std::uint64_t, const char*, OTF2_ErrorCode code,
+                               const char*, va_list) {
+    return code;
+  }
+  OTF2_ErrorCallback previous_;
+};
+
+struct ReaderCloser {
+  void operator()(OTF2_Reader* r) const { OTF2_Reader_Close(r); }
+};
+using ReaderHandle = std::unique_ptr<OTF2_Reader, ReaderCloser>;
+
+TraceUsageError not_an_archive(const std::string& anchor, const std::string& why) {
+  return TraceUsageError(anchor + " cannot be opened as an OTF2 archive (" + why +
+                         "); give the traces.otf2 of an archive written by libcollwrap (or "
+                         "another OTF2 3.x writer)");
+}
+
+ReaderHandle open_reader(const std::string& anchor) {
+  if (const std::string problem = check_anchor_file(anchor); !problem.empty())
+    throw not_an_archive(anchor, problem);
+  ReaderHandle reader(OTF2_Reader_Open(anchor.c_str()));
+  if (!reader) throw not_an_archive(anchor, "OTF2 rejects its anchor file");
+  // Locations are read by several threads through this one reader.
+  if (OTF2_Reader_SetSerialCollectiveCallbacks(reader.get()) != OTF2_SUCCESS ||
+      OTF2_Pthread_Reader_SetLockingCallbacks(reader.get(), nullptr) != OTF2_SUCCESS)
+    throw TraceReadError("the OTF2 reader for " + anchor + " cannot be set up");
+  return reader;
+}
+
+LocationReport read_location(const EventLoadContext& context, const EventFiles& files,
+                             std::uint64_t declared_events, Location& loc) {
+  const std::optional<StreamLimits> limits = files.limits(loc.otf2_id, declared_events);
+  if (limits) return load_location_events(context, *limits, loc);
+  LocationReport missing;
+  missing.missing = true;
+  missing.messages.push_back(location_name(loc) + ": the event file is missing");
+  return missing;
+}
+
+void open_location_files(OTF2_Reader* reader, const Trace& trace, bool& def_files_open) {
+  for (const Location& l : trace.locations)
+    if (OTF2_Reader_SelectLocation(reader, l.otf2_id) != OTF2_SUCCESS)
+      throw TraceReadError("location " + std::to_string(l.otf2_id) + " cannot be selected");
+  def_files_open = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;  // optional in OTF2
+  if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS)
+    throw TraceReadError("the archive's event files cannot be opened");
+}
+
+void collect_reports(const std::vector<LocationReport>& reports, const Definitions& defs,
+                     Trace& trace) {
+  std::uint32_t min_offsets = std::numeric_limits<std::uint32_t>::max();
+  double max_stddev_ticks = 0;
+  for (const LocationReport& r : reports) {
+    trace.event_count += r.events;
+    trace.warnings.unclosed_calls += r.unclosed_calls;
+    trace.warnings.orphan_ops += r.orphan_ops;
+    trace.warnings.missing_locations += r.missing ? 1 : 0;
+    trace.warnings.messages.insert(trace.warnings.messages.end(), r.messages.begin(),
+                                   r.messages.end());
+    if (r.missing) continue;
+    min_offsets = std::min(min_offsets, r.clock_offsets);
+    max_stddev_ticks = std::max(max_stddev_ticks, r.max_offset_stddev);
+  }
+  trace.clock.offsets_per_location_min =
+      min_offsets == std::numeric_limits<std::uint32_t>::max() ? 0 : min_offsets;
+  trace.clock.max_offset_stddev_s = max_stddev_ticks / static_cast<double>(defs.timer.resolution);
+}
+
+}  // namespace
+
+Trace read_trace(const std::string& path, const ReadOptions& options) {
+  const std::string anchor = find_anchor_file(path);
+  QuietOtf2Errors quiet;
+  ReaderHandle reader = open_reader(anchor);
+
+  Trace trace;
+  trace.path = anchor;
+  const Definitions defs = load_definitions(reader.get(), trace);
+
+  bool def_files_open = false;
+  open_location_files(reader.get(), trace, def_files_open);
+
+  const EventLoadContext context{reader.get(), defs, trace.regions, trace.comms,
+                                 TickConverter(defs.timer.resolution, defs.timer.global_offset)};
+  const unsigned threads = worker_count(options.threads, trace.locations.size());
+  std::vector<LocationReport> reports(trace.locations.size());
+  const EventFiles files(reader.get(), anchor);
+  parallel_for(trace.locations.size(), threads, [&](std::size_t i) {
+    reports[i] = read_location(context, files, defs.expected_events[i], trace.locations[i]);
+  });
+
+  if (def_files_open) OTF2_Reader_CloseDefFiles(reader.get());
+  OTF2_Reader_CloseEvtFiles(reader.get());
+  collect_reports(reports, defs, trace);
+  start_time_at_zero(trace, threads);
+  trace.finish_indexes();
+  return trace;
+}
+
+}  // namespace collwrap

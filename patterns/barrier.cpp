@@ -1,0 +1,41 @@
+// Barrier wait states: wait_at_barrier and barrier_completion (Scalasca), for MPI_Barrier
+// and, at its completing wait, MPI_Ibarrier.
+#include "catalog.h"
+#include "collective_timing.h"
+
+namespace collwrap {
+namespace {
+
+// wait_at_barrier
+//   idle_i = min(max_j Enter_j, Exit_i) − Enter_i      (Enter of the posting call for Ibarrier)
+void find_wait_at_barrier(const RuleContext& context, InstanceSink& sink) {
+  report_wait_for_last_member(context, CollFamily::Barrier, kWaitAtBarrier, sink);
+}
+
+// barrier_completion
+//   idle_i = Exit_i − max(Enter_i, min_j Exit_j)
+void find_barrier_completion(const RuleContext& context, InstanceSink& sink) {
+  report_completion(context, CollFamily::Barrier, kBarrierCompletion, sink);
+}
+
+}  // namespace
+
+const Pattern kWaitAtBarrier{
+    "wait_at_barrier",
+    "A rank waited in a barrier for the last rank to arrive.",
+    "last rank to arrive",
+    "Nonblocking barrier started by",
+    "Balance the work before the barrier across ranks, or remove the barrier if it is not "
+    "needed for correctness (most are not: the data exchanges synchronize by themselves).",
+    find_wait_at_barrier};
+
+const Pattern kBarrierCompletion{
+    "barrier_completion",
+    "A rank stayed in a barrier after the first rank had already left it.",
+    "first rank to leave",
+    "Nonblocking barrier started by",
+    "Look for system noise or oversubscription on this rank's node (other processes, interrupts) "
+    "and check the MPI library's barrier algorithm; remove the barrier if it is not needed.",
+    find_barrier_completion};
+
+}  // namespace collwrap

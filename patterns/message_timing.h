@@ -1,0 +1,38 @@
+// Point-to-point arithmetic shared by the message rules: send modes, eager thresholds and
+// the two basic message wait states.
+#pragma once
+
+#include <cstdint>
+
+#include "pattern.h"
+#include "trace_access.h"
+
+namespace collwrap {
+
+// The mode the message was sent in. Persistent sends started by MPI_Start(all) carry no mode
+// in the trace and count as standard.
+SendMode send_mode(const Trace& trace, const Message& m);
+
+std::uint64_t message_bytes(const Trace& trace, const Message& m);
+
+// --eager-threshold when given, else Open MPI's limit for the path the message took.
+std::uint64_t eager_threshold(const Trace& trace, const RuleOptions& options, const Message& m);
+
+// Seed 003: a synchronous send, or a standard/ready send above the eager threshold, cannot
+// complete before the receive is posted. A buffered send, or a standard/ready send of at most
+// the threshold, is local. Exactly at the threshold is still eager.
+bool send_waits_for_receiver(SendMode mode, std::uint64_t bytes, std::uint64_t threshold);
+bool send_waits_for_receiver(const RuleContext& context, const Message& m);
+
+// Enter of the call that started the send (MPI_Send, MPI_Isend, MPI_Start, …).
+CallView send_call(const Trace& trace, const Message& m);
+// The call that posted the receive (MPI_Recv, MPI_Irecv, MPI_Start, …).
+CallView receive_post_call(const Trace& trace, const Message& m);
+// The call that completed the receive (MPI_Recv, MPI_Sendrecv, MPI_Wait*, MPI_Test*).
+CallView receive_completion_call(const Trace& trace, const Message& m);
+
+// late_sender: min(Enter_send, Exit_recv) − Enter_recv on the call that completed the receive,
+// when that call blocks (a receive, Sendrecv or Wait*; a Test never blocks): 0 otherwise.
+TimeNs late_sender_idle(const Trace& trace, const Message& m);
+
+}  // namespace collwrap

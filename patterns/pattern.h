@@ -1,0 +1,66 @@
+// What a wait-state pattern is: its definition, the instances it finds, and where they go.
+//
+// A rule reads the Trace and the Matching and reports each occurrence (an Instance: one MPI
+// call that lost time) to an InstanceSink. It does not aggregate, filter by --min-wait or
+// format text: the sink does (see run_patterns.h and report/finding_aggregator.h).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "matching.h"
+#include "rule_options.h"
+#include "trace_model.h"
+
+namespace collwrap {
+
+struct Pattern;
+
+// wrong_order: whether the message that had already arrived came from the awaited sender.
+enum class MessageOrder : std::uint8_t { None, SameSource, DifferentSource };
+
+// Pattern-specific facts about one instance; fields a pattern does not use keep their defaults.
+struct InstanceDetail {
+  SendMode send_mode = SendMode::None;      // late_sender, late_receiver: mode of the send
+  MessageOrder order = MessageOrder::None;  // wrong_order
+  // early_wait: the nonblocking call whose request was waited for; nonblocking collectives:
+  // the posting call (MPI_Iallreduce, …); sendrecv_candidate: the second call of the pair.
+  std::uint32_t related_call = kNone;
+  TimeNs optimal_distance = -1;  // early_wait: O_D of seed 003
+  TimeNs actual_distance = -1;   // early_wait: Enter(wait) − Enter(nonblocking call)
+};
+
+// One MPI call that lost time.
+struct Instance {
+  const Pattern* pattern = nullptr;
+  std::uint32_t loc = kNone;            // index into Trace::locations
+  std::uint32_t call = kNone;           // the call in which the time was lost
+  TimeNs idle = 0;                      // > 0
+  std::span<const std::int32_t> peers;  // world ranks responsible; valid during add() only
+  InstanceDetail detail;
+};
+
+class InstanceSink {
+ public:
+  virtual ~InstanceSink() = default;
+  virtual void add(const Instance& instance) = 0;
+};
+
+struct RuleContext {
+  const Trace& trace;
+  const Matching& matching;
+  const RuleOptions& options;
+};
+
+// A pattern, declared in one place with everything a reader of the report needs.
+struct Pattern {
+  std::string_view id;              // stable snake_case id (DESIGN.md), used on the command line
+  std::string_view description;     // one line: what the pattern is
+  std::string_view peer_role;       // what the reported peers are, e.g. "late sender"
+  std::string_view related_role;    // introduces InstanceDetail::related_call, or empty
+  std::string_view recommendation;  // what to change in the program
+  void (*find)(const RuleContext& context, InstanceSink& sink);
+};
+
+}  // namespace collwrap

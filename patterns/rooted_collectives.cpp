@@ -1,0 +1,120 @@
+// Wait states of collectives with a direction: one-to-all (late_broadcast), all-to-one
+// (early_reduce) and prefix (early_scan), blocking and, at their completing wait, nonblocking.
+#include <algorithm>
+#include <unordered_map>
+
+#include "catalog.h"
+#include "collective_timing.h"
+
+namespace collwrap {
+namespace {
+
+const CollectiveMember* root_member(const CollectiveInstance& instance,
+                                    std::span<const CollectiveMember> members) {
+  for (const CollectiveMember& m : members)
+    if (m.world_rank == instance.root) return &m;
+  return nullptr;
+}
+
+// late_broadcast
+//   idle_i = min(Enter_root, Exit_i) − Enter_i     for every non-root i
+void find_late_broadcast(const RuleContext& context, InstanceSink& sink) {
+  for_each_collective(
+      context, CollFamily::OneToN,
+      [&](const CollectiveInstance& instance, std::span<const CollectiveMember> members) {
+        const CollectiveMember* root = root_member(instance, members);
+        if (root == nullptr) return;
+        for (const CollectiveMember& m : members)
+          if (&m != root)
+            report_member(kLateBroadcast, m, idle_until(root->joined, m.begin, m.end),
+                          root->world_rank, sink);
+      });
+}
+
+// early_reduce
+//   idle_root = min(max_{i≠root} Enter_i, Exit_root) − Enter_root
+void find_early_reduce(const RuleContext& context, InstanceSink& sink) {
+  for_each_collective(
+      context, CollFamily::NToOne,
+      [&](const CollectiveInstance& instance, std::span<const CollectiveMember> members) {
+        const CollectiveMember* root = root_member(instance, members);
+        const CollectiveMember* last = last_to_join(members, root);
+        if (root == nullptr || last == nullptr) return;
+        report_member(kEarlyReduce, *root, idle_until(last->joined, root->begin, root->end),
+                      last->world_rank, sink);
+      });
+}
+
+// Rank within the communicator of each world rank, built once per communicator that is used.
+class CommunicatorRanks {
+ public:
+  explicit CommunicatorRanks(const Trace& trace) : trace_(trace) {}
+
+  std::int32_t of(std::uint32_t comm, std::int32_t world_rank) {
+    auto [it, inserted] = ranks_.try_emplace(comm);
+    if (inserted) {
+      it->second.assign(static_cast<std::size_t>(std::max(trace_.world_size, 0)), kNoRank);
+      const auto& members = trace_.comms[comm].world_ranks;
+      for (std::size_t i = 0; i < members.size(); ++i)
+        if (members[i] >= 0 && members[i] < trace_.world_size)
+          it->second[members[i]] = static_cast<std::int32_t>(i);
+    }
+    return world_rank >= 0 && world_rank < trace_.world_size ? it->second[world_rank] : kNoRank;
+  }
+
+ private:
+  const Trace& trace_;
+  std::unordered_map<std::uint32_t, std::vector<std::int32_t>> ranks_;
+};
+
+// early_scan
+//   idle_i = min(max_{j<i} Enter_j, Exit_i) − Enter_i     (i, j: ranks in the communicator)
+void find_early_scan(const RuleContext& context, InstanceSink& sink) {
+  CommunicatorRanks comm_ranks(context.trace);
+  std::vector<std::pair<std::int32_t, const CollectiveMember*>> by_rank;
+  for_each_collective(
+      context, CollFamily::Prefix,
+      [&](const CollectiveInstance& instance, std::span<const CollectiveMember> members) {
+        by_rank.clear();
+        for (const CollectiveMember& m : members)
+          by_rank.emplace_back(comm_ranks.of(instance.comm, m.world_rank), &m);
+        std::sort(by_rank.begin(), by_rank.end());
+        const CollectiveMember* latest_lower = nullptr;
+        for (const auto& [rank, m] : by_rank) {
+          if (latest_lower != nullptr)
+            report_member(kEarlyScan, *m, idle_until(latest_lower->joined, m->begin, m->end),
+                          latest_lower->world_rank, sink);
+          if (latest_lower == nullptr || m->joined > latest_lower->joined) latest_lower = m;
+        }
+      });
+}
+
+}  // namespace
+
+const Pattern kLateBroadcast{
+    "late_broadcast",
+    "A non-root rank waited in a one-to-all collective (Bcast, Scatter) for the root to enter.",
+    "root",
+    "Nonblocking collective started by",
+    "Balance the work before the collective: the root arrives last. Move work off the root, or "
+    "let the others do independent work first (MPI_Ibcast, then MPI_Wait later).",
+    find_late_broadcast};
+
+const Pattern kEarlyReduce{
+    "early_reduce",
+    "The root of an all-to-one collective (Reduce, Gather) waited for the last sender to enter.",
+    "last sender",
+    "Nonblocking collective started by",
+    "Balance the work of the senders, or give the root independent work before the collective "
+    "(MPI_Ireduce/MPI_Igather, then MPI_Wait later).",
+    find_early_reduce};
+
+const Pattern kEarlyScan{
+    "early_scan",
+    "A rank waited in a prefix reduction (Scan, Exscan) for a lower rank to enter.",
+    "lower rank that entered last",
+    "Nonblocking collective started by",
+    "Balance the work before the scan across ranks; the lower ranks arrive late.",
+    find_early_scan};
+
+}  // namespace collwrap

@@ -1,0 +1,15 @@
+// Runs the selected pattern rules over a matched trace.
+#pragma once
+
+#include <span>
+
+#include "pattern.h"
+
+namespace collwrap {
+
+// Every instance of the selected patterns with at least options.min_wait of idle time goes to
+// `sink` (seed 003: instances below ε count as not occurring). Returns how many were dropped.
+std::uint64_t run_patterns(const Trace& trace, const Matching& matching, const RuleOptions& options,
+                           std::span<const Pattern* const> patterns, InstanceSink& sink);
+
+}  // namespace collwrap

@@ -1,0 +1,139 @@
+// The analysis result: what every report format shows, in memory and free of formatting.
+//
+// The JSON writer, the terminal summary and later formats (SQLite, HTML, SARIF, timeline) all
+// read this model; none of them looks at the trace or the rules. Times are seconds.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace collwrap {
+
+// Version of the JSON report layout (share/schema/report.schema.json). Bump the major number
+// when a field changes meaning or disappears, the minor one when fields are added.
+inline constexpr const char* kReportSchemaVersion = "1.0";
+
+struct SourceLocation {
+  std::string function;    // MPI function, e.g. "MPI_Irecv"
+  std::string file;        // as recorded; empty when unknown
+  std::uint32_t line = 0;  // 0 when unknown
+};
+
+// One of the worst instances behind a finding.
+struct InstanceSample {
+  double time_s = 0;  // Enter of the call, since the start of the trace
+  double wait_s = 0;
+  std::vector<std::int32_t> peers;  // world ranks
+};
+
+// Pattern-specific facts; empty/unset when the pattern has none.
+struct FindingDetails {
+  std::vector<std::pair<std::string, std::uint64_t>> send_modes;  // mode → instances, most first
+  std::uint64_t same_source = 0;  // wrong_order instances by origin of the earlier message
+  std::uint64_t different_source = 0;
+  std::optional<double> optimal_distance_s;    // early_wait, mean over instances
+  std::optional<double> current_distance_s;    // early_wait, mean over instances
+  std::optional<SourceLocation> related_call;  // nonblocking call, posting call or paired call
+};
+
+// One pattern at one call site on one rank and thread (DESIGN.md's finding).
+struct Finding {
+  std::string pattern;
+  std::int32_t rank = 0;
+  std::int32_t thread = 0;
+  std::string node;
+  std::string file;        // absolute path as recorded; empty when unknown
+  std::uint32_t line = 0;  // 0 when unknown
+  std::string function;    // enclosing user function; empty when unknown
+  std::string mpi_function;
+  std::vector<std::int32_t> peers;  // world ranks, ascending
+  std::uint64_t occurrences = 0;
+  double wait_time_s = 0;
+  double max_wait_s = 0;
+  std::string comment;
+  std::string recommendation;
+  FindingDetails details;
+  std::vector<InstanceSample> top_instances;  // worst first
+};
+
+struct RankSummary {
+  std::int32_t rank = 0;
+  std::string node;
+  std::uint32_t threads = 0;
+  double time_s = 0;      // first Enter to last Exit over its threads
+  double mpi_time_s = 0;  // total time inside MPI calls, all threads
+};
+
+struct PatternTotal {
+  std::string pattern;
+  std::string description;
+  std::uint64_t findings = 0;
+  std::uint64_t occurrences = 0;
+  double wait_time_s = 0;
+  double percent_of_total_time = 0;
+};
+
+struct TraceInfo {
+  std::string path;
+  std::string program;
+  std::int32_t world_size = 0;
+  std::uint32_t locations = 0;
+  std::vector<std::string> nodes;
+  std::uint32_t communicators = 0;
+  double duration_s = 0;
+  std::uint64_t events = 0;
+};
+
+struct MatchSummary {
+  std::uint64_t messages = 0;
+  std::uint64_t collectives = 0;
+  std::uint64_t unmatched_sends = 0;
+  std::uint64_t unmatched_receives = 0;
+  std::uint64_t incomplete_collectives = 0;
+  std::uint64_t unmatched_requests = 0;
+  std::uint64_t mismatched_collectives = 0;  // members disagree on operation or root
+  std::uint64_t invalid_ops = 0;             // peer or communicator unknown
+};
+
+struct ClockSummary {
+  std::uint64_t violations = 0;  // receives ending before their send began, after correction
+  std::uint64_t violations_before_repair = 0;
+  std::uint64_t violations_after_repair = 0;
+  double max_repair_shift_s = 0;
+  std::uint32_t offsets_per_location_min = 0;
+  double max_offset_stddev_s = 0;
+};
+
+struct OptionsSummary {
+  std::vector<std::string> patterns;
+  std::optional<std::uint64_t> eager_threshold_bytes;  // unset: chosen per message by node
+  double min_wait_s = 0;
+  double sendrecv_window_s = 0;
+};
+
+struct Summary {
+  double total_time_s = 0;  // sum over locations of their time
+  double total_mpi_time_s = 0;
+  std::uint64_t findings = 0;
+  std::uint64_t instances = 0;
+  std::uint64_t instances_below_min_wait = 0;
+  std::vector<PatternTotal> patterns;  // every selected pattern, catalog order
+  MatchSummary matching;
+  ClockSummary clock;
+  std::vector<std::string> warnings;
+  OptionsSummary options;
+};
+
+struct AnalysisResult {
+  std::string schema_version = kReportSchemaVersion;
+  std::string tool_version;
+  TraceInfo trace;
+  std::vector<RankSummary> ranks;
+  std::vector<Finding> findings;  // worst (largest wait_time_s) first
+  Summary summary;
+};
+
+}  // namespace collwrap

@@ -1,0 +1,141 @@
+#include "json_report.h"
+
+namespace collwrap {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Unknown strings and line numbers are null in the report, not "" or 0.
+Json text_or_null(const std::string& s) {
+  return s.empty() ? Json(nullptr) : Json(s);
+}
+Json line_or_null(std::uint32_t line) {
+  return line == 0 ? Json(nullptr) : Json(line);
+}
+
+Json details_json(const FindingDetails& d) {
+  Json j = Json::object();
+  if (!d.send_modes.empty()) {
+    Json modes = Json::object();
+    for (const auto& [mode, count] : d.send_modes) modes[mode] = count;
+    j["send_modes"] = modes;
+  }
+  if (d.same_source + d.different_source > 0)
+    j["message_order"] = {{"same_source", d.same_source}, {"different_source", d.different_source}};
+  if (d.optimal_distance_s) j["optimal_distance_s"] = *d.optimal_distance_s;
+  if (d.current_distance_s) j["current_distance_s"] = *d.current_distance_s;
+  if (d.related_call)
+    j["related_call"] = {{"mpi_function", d.related_call->function},
+                         {"file", text_or_null(d.related_call->file)},
+                         {"line", line_or_null(d.related_call->line)}};
+  return j;
+}
+
+Json finding_json(const Finding& f) {
+  Json top = Json::array();
+  for (const InstanceSample& s : f.top_instances)
+    top.push_back({{"time_s", s.time_s}, {"wait_s", s.wait_s}, {"peers", s.peers}});
+  return {{"pattern", f.pattern},
+          {"rank", f.rank},
+          {"thread", f.thread},
+          {"node", f.node},
+          {"file", text_or_null(f.file)},
+          {"line", line_or_null(f.line)},
+          {"function", text_or_null(f.function)},
+          {"mpi_function", f.mpi_function},
+          {"peers", f.peers},
+          {"occurrences", f.occurrences},
+          {"wait_time_s", f.wait_time_s},
+          {"max_wait_s", f.max_wait_s},
+          {"comment", f.comment},
+          {"recommendation", f.recommendation},
+          {"details", details_json(f.details)},
+          {"top_instances", top}};
+}
+
+Json trace_json(const TraceInfo& t) {
+  return {{"path", t.path},
+          {"program", text_or_null(t.program)},
+          {"world_size", t.world_size},
+          {"locations", t.locations},
+          {"nodes", t.nodes},
+          {"communicators", t.communicators},
+          {"duration_s", t.duration_s},
+          {"events", t.events}};
+}
+
+Json ranks_json(const std::vector<RankSummary>& ranks) {
+  Json j = Json::array();
+  for (const RankSummary& r : ranks)
+    j.push_back({{"rank", r.rank},
+                 {"node", r.node},
+                 {"threads", r.threads},
+                 {"time_s", r.time_s},
+                 {"mpi_time_s", r.mpi_time_s}});
+  return j;
+}
+
+Json summary_json(const Summary& s) {
+  Json patterns = Json::array();
+  for (const PatternTotal& p : s.patterns)
+    patterns.push_back({{"pattern", p.pattern},
+                        {"description", p.description},
+                        {"findings", p.findings},
+                        {"occurrences", p.occurrences},
+                        {"wait_time_s", p.wait_time_s},
+                        {"percent_of_total_time", p.percent_of_total_time}});
+  const MatchSummary& m = s.matching;
+  const ClockSummary& c = s.clock;
+  const OptionsSummary& o = s.options;
+  return {{"total_time_s", s.total_time_s},
+          {"total_mpi_time_s", s.total_mpi_time_s},
+          {"findings", s.findings},
+          {"instances", s.instances},
+          {"instances_below_min_wait", s.instances_below_min_wait},
+          {"patterns", patterns},
+          {"matching",
+           {{"messages", m.messages},
+            {"collectives", m.collectives},
+            {"unmatched_sends", m.unmatched_sends},
+            {"unmatched_receives", m.unmatched_receives},
+            {"incomplete_collectives", m.incomplete_collectives},
+            {"unmatched_requests", m.unmatched_requests},
+            {"mismatched_collectives", m.mismatched_collectives},
+            {"invalid_ops", m.invalid_ops}}},
+          {"clock",
+           {{"violations", c.violations},
+            {"violations_before_repair", c.violations_before_repair},
+            {"violations_after_repair", c.violations_after_repair},
+            {"max_repair_shift_s", c.max_repair_shift_s},
+            {"offsets_per_location_min", c.offsets_per_location_min},
+            {"max_offset_stddev_s", c.max_offset_stddev_s}}},
+          {"warning_count", s.warnings.size()},
+          {"warnings", s.warnings},
+          {"options",
+           {{"patterns", o.patterns},
+            {"eager_threshold_bytes",
+             o.eager_threshold_bytes ? Json(*o.eager_threshold_bytes) : Json(nullptr)},
+            {"min_wait_s", o.min_wait_s},
+            {"sendrecv_window_s", o.sendrecv_window_s}}}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json report_json(const AnalysisResult& result) {
+  Json findings = Json::array();
+  for (const Finding& f : result.findings) findings.push_back(finding_json(f));
+  return {{"schema_version", result.schema_version},
+          {"tool_version", result.tool_version},
+          {"trace", trace_json(result.trace)},
+          {"ranks", ranks_json(result.ranks)},
+          {"findings", findings},
+          {"summary", summary_json(result.summary)}};
+}
+
+void write_json_report(const AnalysisResult& result, std::ostream& out) {
+  // File names and host names come from the system: never fail on bytes that are not UTF-8.
+  out << report_json(result).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+      << '\n';
+}
+
+}  // namespace collwrap

@@ -1,0 +1,19 @@
+// Wording shared by the human-readable texts: durations, rank lists, source places.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace collwrap {
+
+// Three significant digits in a unit that fits: "1.23 s", "45.6 ms", "12.0 µs", "850 ns".
+std::string format_duration(double seconds);
+
+// "rank 3", "ranks 1 and 2", "ranks 1, 2 and 5"; long lists end with "and N more".
+std::string format_ranks(std::span<const std::int32_t> ranks);
+
+// "file.c:42", "file.c" without a line, "unknown location" without a file.
+std::string format_place(const std::string& file, std::uint32_t line);
+
+}  // namespace collwrap

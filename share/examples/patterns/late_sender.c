@@ -1,0 +1,37 @@
+/* late_sender: a receive waits for a send that starts late.
+ *
+ * In each of ITERATIONS rounds rank 1 works DELAY_US longer (usleep stands for the extra work)
+ * before it sends; rank 0 is already blocked in MPI_Recv. Expected finding: late_sender on
+ * rank 0 at the MPI_Recv line, peer rank 1, ITERATIONS x DELAY_US = 1.0 s of idle time.
+ * Ranks 2 and 3 take no part.
+ *
+ *   mpirun -np 4 -x LD_PRELOAD=libcollwrap.so ./late_sender && analyzer collwrap-late_sender-*
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <unistd.h>
+
+enum { ITERATIONS = 5, DELAY_US = 200000 };
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size < 2) {
+    fprintf(stderr, "late_sender: run with at least 2 ranks (mpirun -np 4)\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  MPI_Barrier(MPI_COMM_WORLD); /* @startup: ranks leave MPI_Init at different times */
+  double value = 0;
+  for (int i = 0; i < ITERATIONS; ++i) {
+    if (rank == 1) {
+      usleep(DELAY_US); /* the sender's extra work */
+      MPI_Send(&value, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
+    } else if (rank == 0) {
+      MPI_Recv(&value, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* @expect late_sender rank=0 wait=1.0 */
+    }
+  }
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,63 @@
+/* nxn_completion: a rank stays in MPI_Allreduce long after the others have left it.
+ *
+ * That happens when a rank loses its CPU inside the collective (system noise,
+ * oversubscription). Rank 3 enters first; a timer interrupts it there after TIMER_US and its
+ * signal handler sleeps NOISE_US. The others arrive after ARRIVAL_US and, with Open MPI's
+ * linear allreduce (reduce to rank 0, then rank 0 sends the result to all; selected below),
+ * leave at once; rank 3 leaves only after the noise, TIMER_US + NOISE_US - ARRIVAL_US =
+ * 150 ms after them. Expected: nxn_completion on rank 3 at the MPI_Allreduce line,
+ * ITERATIONS x 150 ms = 0.75 s. The barrier only lines the ranks up.
+ *
+ *   mpirun -np 4 -x LD_PRELOAD=libcollwrap.so ./nxn_completion
+ */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { ITERATIONS = 5, ARRIVAL_US = 100000, TIMER_US = 50000, NOISE_US = 200000 };
+
+/* The noise: the interrupted rank sleeps inside whatever MPI call it was in. */
+static void noise(int signal_number) {
+  (void)signal_number;
+  struct timespec left = {0, NOISE_US * 1000L};
+  while (nanosleep(&left, &left) != 0) {
+  }
+}
+
+static void interrupt_after(long microseconds) {
+  const struct itimerval timer = {{0, 0}, {0, microseconds}};
+  setitimer(ITIMER_REAL, &timer, NULL);
+}
+
+int main(int argc, char** argv) {
+  setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 1);
+  setenv("OMPI_MCA_coll_tuned_allreduce_algorithm", "1", 1);
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size < 4) {
+    fprintf(stderr, "nxn_completion: run with 4 ranks (mpirun -np 4)\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  MPI_Barrier(MPI_COMM_WORLD); /* @startup: ranks leave MPI_Init at different times */
+  struct sigaction action = {0};
+  action.sa_handler = noise;
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGALRM, &action, NULL);
+  double local = rank, sum = 0;
+  for (int i = 0; i < ITERATIONS; ++i) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 3)
+      interrupt_after(TIMER_US);
+    else
+      usleep(ARRIVAL_US); /* the others' work */
+    MPI_Allreduce(&local, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); /* @expect nxn_completion rank=3 wait=0.75 */
+  }
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,103 @@
+// The pattern catalog, --patterns selection, and the --min-wait filter of run_patterns.
+#include "catalog.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "rule_test_support.h"
+#include "run_patterns.h"
+
+namespace collwrap::testing {
+namespace {
+
+TEST(Catalog, HasEveryPatternIdOfTheDesign) {
+  std::set<std::string_view> ids;
+  for (const Pattern* p : pattern_catalog()) ids.insert(p->id);
+  const std::set<std::string_view> design = {
+      "late_sender",     "late_receiver",      "wrong_order", "early_wait",
+      "wait_at_barrier", "barrier_completion", "wait_at_nxn", "nxn_completion",
+      "late_broadcast",  "early_reduce",       "early_scan",  "sendrecv_candidate"};
+  EXPECT_EQ(ids, design);
+  EXPECT_EQ(ids.size(), pattern_catalog().size());  // no id twice
+}
+
+TEST(Catalog, EveryPatternIsFullyDeclared) {
+  for (const Pattern* p : pattern_catalog()) {
+    EXPECT_FALSE(p->description.empty()) << p->id;
+    EXPECT_FALSE(p->peer_role.empty()) << p->id;
+    EXPECT_FALSE(p->recommendation.empty()) << p->id;
+    EXPECT_NE(p->find, nullptr) << p->id;
+    EXPECT_EQ(p->description.find('\n'), std::string_view::npos) << p->id;  // one line
+    EXPECT_TRUE(std::all_of(p->id.begin(), p->id.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || c == '_';
+    })) << p->id;
+    EXPECT_EQ(find_pattern(p->id), p);
+  }
+  EXPECT_EQ(find_pattern("late_senders"), nullptr);
+}
+
+TEST(SelectPatterns, AllIsTheWholeCatalog) {
+  const auto all = select_patterns("all");
+  EXPECT_TRUE(
+      std::equal(all.begin(), all.end(), pattern_catalog().begin(), pattern_catalog().end()));
+}
+
+TEST(SelectPatterns, ListComesBackInCatalogOrderOnce) {
+  const auto some = select_patterns("early_wait,late_sender,early_wait");
+  ASSERT_EQ(some.size(), 2u);
+  EXPECT_EQ(some[0], &kLateSender);
+  EXPECT_EQ(some[1], &kEarlyWait);
+}
+
+TEST(SelectPatterns, UnknownOrEmptyIdsAreErrors) {
+  EXPECT_THROW(select_patterns("late_sender,bogus"), UnknownPatternError);
+  EXPECT_THROW(select_patterns("late_sender,"), UnknownPatternError);
+  EXPECT_THROW(select_patterns(""), UnknownPatternError);
+  EXPECT_THROW(select_patterns("All"), UnknownPatternError);
+  try {
+    select_patterns("late_sender,bogus");
+  } catch (const UnknownPatternError& e) {
+    EXPECT_STREQ(e.what(), "bogus");
+  }
+}
+
+TEST(RunPatterns, MinWaitHidesShorterInstances) {
+  // Two late-sender waits: 500 ns and 5000 ns.
+  TraceBuilder b(2);
+  b.recv(b.call(0, "MPI_Recv", 100, 1000), 1, 0, 8);
+  b.recv(b.call(0, "MPI_Recv", 2000, 9000), 1, 0, 8);
+  b.send(b.call(1, "MPI_Send", 600, 610), 0, 0, 8);
+  b.send(b.call(1, "MPI_Send", 7000, 7010), 0, 0, 8);
+  const Trace t = b.finish();
+  const Matching m = match_trace(t);
+  const std::vector<const Pattern*> late_sender = {&kLateSender};
+
+  RuleOptions options;
+  options.min_wait = 5000;  // exactly the longer wait: kept
+  CollectingSink kept(t);
+  EXPECT_EQ(run_patterns(t, m, options, late_sender, kept), 1u);
+  ASSERT_EQ(kept.found.size(), 1u);
+  EXPECT_EQ(kept.found[0].idle, 5000);
+
+  options.min_wait = 0;
+  CollectingSink all(t);
+  EXPECT_EQ(run_patterns(t, m, options, late_sender, all), 0u);
+  EXPECT_EQ(all.found.size(), 2u);
+}
+
+TEST(RunPatterns, RunsOnlyTheSelectedPatterns) {
+  TraceBuilder b(2);
+  b.recv(b.call(0, "MPI_Recv", 100, 100'000), 1, 0, 8);
+  b.send(b.call(1, "MPI_Ssend", 60'000, 100'000), 0, 0, 8);
+  const Trace t = b.finish();
+  const Matching m = match_trace(t);
+  const std::vector<const Pattern*> none_matching = {&kWaitAtBarrier, &kLateReceiver};
+  CollectingSink sink(t);
+  run_patterns(t, m, {}, none_matching, sink);
+  EXPECT_TRUE(sink.found.empty());
+}
+
+}  // namespace
+}  // namespace collwrap::testing

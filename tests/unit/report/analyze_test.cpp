@@ -1,0 +1,158 @@
+// From a matched trace to the analysis result: findings, totals, ranks, warnings.
+#include "analyze.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "catalog.h"
+#include "every_pattern_trace.h"
+#include "trace_builder.h"
+
+namespace collwrap::testing {
+namespace {
+
+AnalysisResult analyze_all(const Trace& trace, RuleOptions rules = {}) {
+  return analyze_trace(trace, match_trace(trace), {rules, select_patterns("all")});
+}
+
+const Finding* find_finding(const AnalysisResult& r, std::string_view pattern, int rank,
+                            std::uint32_t line) {
+  for (const Finding& f : r.findings)
+    if (f.pattern == pattern && f.rank == rank && f.line == line) return &f;
+  return nullptr;
+}
+
+TEST(Analyze, FindsEveryPatternAtItsLine) {
+  const AnalysisResult r = analyze_all(every_pattern_trace());
+  for (const ExpectedFinding& e : every_pattern_expected()) {
+    const Finding* f = find_finding(r, e.pattern, e.rank, e.line);
+    ASSERT_NE(f, nullptr) << e.pattern;
+    EXPECT_NEAR(f->wait_time_s, e.wait_s, 1e-9) << e.pattern;
+    EXPECT_EQ(f->file, kAppFile);
+    EXPECT_EQ(f->function, "main");
+    EXPECT_EQ(f->node, "node0");
+    EXPECT_FALSE(f->comment.empty());
+    EXPECT_FALSE(f->recommendation.empty());
+  }
+}
+
+TEST(Analyze, FindingFieldsOfALateSender) {
+  const AnalysisResult r = analyze_all(every_pattern_trace());
+  const Finding* f = find_finding(r, "late_sender", 0, 10);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->mpi_function, "MPI_Recv");
+  EXPECT_EQ(f->thread, 0);
+  EXPECT_EQ(f->peers, std::vector<std::int32_t>{1});
+  EXPECT_EQ(f->occurrences, 1u);
+  EXPECT_DOUBLE_EQ(f->max_wait_s, f->wait_time_s);
+  ASSERT_EQ(f->details.send_modes.size(), 1u);
+  EXPECT_EQ(f->details.send_modes[0].first, "standard");
+  ASSERT_EQ(f->top_instances.size(), 1u);
+  EXPECT_NEAR(f->top_instances[0].time_s, 0.002, 1e-12);  // Enter of the receive
+}
+
+TEST(Analyze, EarlyWaitCarriesDistancesAndTheNonblockingCall) {
+  const AnalysisResult r = analyze_all(every_pattern_trace());
+  const Finding* f = find_finding(r, "early_wait", 2, 31);
+  ASSERT_NE(f, nullptr);
+  ASSERT_TRUE(f->details.related_call.has_value());
+  EXPECT_EQ(f->details.related_call->function, "MPI_Irecv");
+  EXPECT_EQ(f->details.related_call->line, 30u);
+  ASSERT_TRUE(f->details.optimal_distance_s.has_value());
+  // Peer started 5.9 ms after the Irecv, which took 10 µs; transfer 100 µs (14.9 → 15 ms).
+  EXPECT_NEAR(*f->details.optimal_distance_s, 0.0059 + 0.00001 + 0.0001, 1e-9);
+  EXPECT_NEAR(*f->details.current_distance_s, 0.00002, 1e-9);
+  EXPECT_NE(f->recommendation.find("optimal distance"), std::string::npos);
+}
+
+TEST(Analyze, FindingsComeWorstFirst) {
+  const AnalysisResult r = analyze_all(every_pattern_trace());
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_TRUE(std::is_sorted(
+      r.findings.begin(), r.findings.end(),
+      [](const Finding& a, const Finding& b) { return a.wait_time_s > b.wait_time_s; }));
+}
+
+TEST(Analyze, PatternTotalsAddUpTheFindings) {
+  const AnalysisResult r = analyze_all(every_pattern_trace());
+  ASSERT_EQ(r.summary.patterns.size(), pattern_catalog().size());
+  std::uint64_t findings = 0;
+  for (const PatternTotal& p : r.summary.patterns) {
+    double wait = 0;
+    for (const Finding& f : r.findings)
+      if (f.pattern == p.pattern) wait += f.wait_time_s;
+    EXPECT_NEAR(p.wait_time_s, wait, 1e-12) << p.pattern;
+    EXPECT_NEAR(p.percent_of_total_time, 100 * wait / r.summary.total_time_s, 1e-9);
+    findings += p.findings;
+  }
+  EXPECT_EQ(findings, r.findings.size());
+  EXPECT_EQ(r.summary.findings, r.findings.size());
+}
+
+TEST(Analyze, InstancesBelowMinWaitAreHiddenAndCounted) {
+  const Trace t = every_pattern_trace();
+  const AnalysisResult r = analyze_all(t);
+  // Rank 1's 1 MiB send waits 9 µs for rank 0's receive: below the default 10 µs.
+  EXPECT_EQ(find_finding(r, "late_receiver", 1, 93), nullptr);
+  EXPECT_GE(r.summary.instances_below_min_wait, 1u);
+  RuleOptions keep_all;
+  keep_all.min_wait = 0;
+  const Finding* f = find_finding(analyze_all(t, keep_all), "late_receiver", 1, 93);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NEAR(f->wait_time_s, 9e-6, 1e-12);
+}
+
+TEST(Analyze, RankTimesAndTraceMetadata) {
+  const Trace t = every_pattern_trace();
+  const AnalysisResult r = analyze_all(t);
+  ASSERT_EQ(r.ranks.size(), 4u);
+  EXPECT_EQ(r.ranks[2].rank, 2);
+  EXPECT_EQ(r.ranks[2].threads, 1u);
+  EXPECT_EQ(r.ranks[2].node, "node0");
+  // Rank 2: Ssend 7 ms + Irecv 10 µs + Wait 5.98 ms + five collectives.
+  const double collectives = (25.1 - 20) + (33.1 - 33) + (40.1 - 38) + (42.01 - 42) + (50.1 - 48);
+  EXPECT_NEAR(r.ranks[2].mpi_time_s, (7 + 0.01 + 5.98 + collectives) * 1e-3, 1e-9);
+  EXPECT_NEAR(r.ranks[2].time_s, (50.1 - 1) * 1e-3, 1e-9);
+  EXPECT_EQ(r.trace.world_size, 4);
+  EXPECT_EQ(r.trace.locations, 4u);
+  EXPECT_EQ(r.trace.path, "synthetic");
+  EXPECT_EQ(r.schema_version, kReportSchemaVersion);
+  EXPECT_FALSE(r.tool_version.empty());
+  EXPECT_EQ(r.summary.options.patterns.size(), pattern_catalog().size());
+  EXPECT_FALSE(r.summary.options.eager_threshold_bytes.has_value());
+  EXPECT_DOUBLE_EQ(r.summary.options.min_wait_s, 1e-5);
+}
+
+TEST(Analyze, UnmatchedDataIsReportedNotGuessed) {
+  TraceBuilder b(2);
+  b.recv(b.call(0, "MPI_Recv", 0, 1'000'000), 1, 0, 8);  // its send is missing
+  b.collective(b.call(0, "MPI_Barrier", 2'000'000, 9'000'000), CollOp::Barrier);
+  const AnalysisResult r = analyze_all(b.finish());
+  EXPECT_TRUE(r.findings.empty());
+  EXPECT_EQ(r.summary.matching.unmatched_receives, 1u);
+  EXPECT_EQ(r.summary.matching.incomplete_collectives, 1u);
+  EXPECT_EQ(r.summary.warnings.size(), 2u);
+}
+
+TEST(Analyze, EmptyTraceGivesAnEmptyResult) {
+  const Trace empty = TraceBuilder(2).finish();
+  const AnalysisResult r = analyze_all(empty);
+  EXPECT_TRUE(r.findings.empty());
+  EXPECT_EQ(r.ranks.size(), 2u);
+  EXPECT_EQ(r.summary.total_time_s, 0);
+  for (const PatternTotal& p : r.summary.patterns) EXPECT_EQ(p.percent_of_total_time, 0);
+}
+
+TEST(Analyze, OnlySelectedPatternsAreTotalled) {
+  const Trace t = every_pattern_trace();
+  const AnalysisResult r =
+      analyze_trace(t, match_trace(t), {{}, select_patterns("early_scan,late_sender")});
+  ASSERT_EQ(r.summary.patterns.size(), 2u);
+  for (const Finding& f : r.findings)
+    EXPECT_TRUE(f.pattern == "late_sender" || f.pattern == "early_scan");
+}
+
+}  // namespace
+}  // namespace collwrap::testing

@@ -1,0 +1,69 @@
+#include "every_pattern_trace.h"
+
+#include "trace_builder.h"
+
+namespace collwrap::testing {
+namespace {
+
+constexpr TimeNs ms(double v) {
+  return static_cast<TimeNs>(v * 1e6);
+}
+
+void collective(TraceBuilder& b, const char* function, CollOp op, std::uint32_t line,
+                const TimeNs (&enter)[4], const TimeNs (&leave)[4], int root = kNoRank) {
+  for (int r = 0; r < 4; ++r)
+    b.collective(b.call(r, function, enter[r], leave[r], kAppFile, line), op, 0, root);
+}
+
+}  // namespace
+
+Trace every_pattern_trace() {
+  TraceBuilder b(4);
+  // late_sender + wrong_order: rank 0 waits for tag 2 while tag 0 has already arrived.
+  b.send(b.call(1, "MPI_Send", ms(1), ms(1.01), kAppFile, 5), 0, 0, 8);
+  b.send(b.call(1, "MPI_Send", ms(10), ms(10.01), kAppFile, 6), 0, 2, 8);
+  b.recv(b.call(0, "MPI_Recv", ms(2), ms(10.01), kAppFile, 10), 1, 2, 8);
+  b.recv(b.call(0, "MPI_Recv", ms(10.1), ms(10.11), kAppFile, 11), 1, 0, 8);
+  // late_receiver: rank 2's Ssend waits 7 ms for rank 3's receive.
+  b.send(b.call(2, "MPI_Ssend", ms(1), ms(8), kAppFile, 20), 3, 0, 8);
+  b.recv(b.call(3, "MPI_Recv", ms(8), ms(8.01), kAppFile, 21), 2, 0, 8);
+  // early_wait (and late_sender at the same wait): rank 2 waits for rank 3's late send.
+  b.irecv_request(b.call(2, "MPI_Irecv", ms(9), ms(9.01), kAppFile, 30), 1);
+  b.irecv(b.call(2, "MPI_Wait", ms(9.02), ms(15), kAppFile, 31), 3, 1, 8, 1);
+  b.send(b.call(3, "MPI_Send", ms(14.9), ms(14.91), kAppFile, 32), 2, 1, 8);
+  // wait_at_barrier (rank 3 late) and barrier_completion (rank 3 leaves late).
+  collective(b, "MPI_Barrier", CollOp::Barrier, 40, {ms(20), ms(20), ms(20), ms(25)},
+             {ms(25.1), ms(25.1), ms(25.1), ms(27)});
+  // wait_at_nxn (rank 2 late) and nxn_completion (rank 3 leaves late).
+  collective(b, "MPI_Allreduce", CollOp::Allreduce, 50, {ms(30), ms(30), ms(33), ms(30)},
+             {ms(33.1), ms(33.1), ms(33.1), ms(35)});
+  // late_broadcast: root 0 arrives 2 ms after the others.
+  collective(b, "MPI_Bcast", CollOp::Bcast, 60, {ms(40), ms(38), ms(38), ms(38)},
+             {ms(40.1), ms(40.1), ms(40.1), ms(40.1)}, 0);
+  // early_reduce: root 0 waits 3 ms for rank 3.
+  collective(b, "MPI_Reduce", CollOp::Reduce, 70, {ms(42), ms(42), ms(42), ms(45)},
+             {ms(45.1), ms(42.01), ms(42.01), ms(45.1)}, 0);
+  // early_scan: ranks 1-3 wait 2 ms for rank 0.
+  collective(b, "MPI_Scan", CollOp::Scan, 80, {ms(50), ms(48), ms(48), ms(48)},
+             {ms(50.1), ms(50.1), ms(50.1), ms(50.1)});
+  // sendrecv_candidate: rank 0 sends to rank 1, then receives from it right away.
+  b.send(b.call(0, "MPI_Send", ms(60), ms(62), kAppFile, 90), 1, 9, 1 << 20);
+  b.recv(b.call(0, "MPI_Recv", ms(62.01), ms(64), kAppFile, 91), 1, 9, 1 << 20);
+  b.recv(b.call(1, "MPI_Recv", ms(60), ms(62), kAppFile, 92), 0, 9, 1 << 20);
+  b.send(b.call(1, "MPI_Send", ms(62.001), ms(64), kAppFile, 93), 0, 9, 1 << 20);
+  return b.finish();
+}
+
+const std::vector<ExpectedFinding>& every_pattern_expected() {
+  static const std::vector<ExpectedFinding> expected = {
+      {"late_sender", 0, 10, 0.008},     {"wrong_order", 0, 10, 0.008},
+      {"late_receiver", 2, 20, 0.007},   {"early_wait", 2, 31, 0.00598},
+      {"wait_at_barrier", 0, 40, 0.005}, {"barrier_completion", 3, 40, 0.0019},
+      {"wait_at_nxn", 0, 50, 0.003},     {"nxn_completion", 3, 50, 0.0019},
+      {"late_broadcast", 1, 60, 0.002},  {"early_reduce", 0, 70, 0.003},
+      {"early_scan", 1, 80, 0.002},      {"sendrecv_candidate", 0, 90, 0.00199},
+  };
+  return expected;
+}
+
+}  // namespace collwrap::testing

@@ -1,0 +1,102 @@
+#include "mpi/comm_registry.h"
+
+#include <cstdio>
+#include <mutex>
+
+namespace collwrap::tracer {
+namespace {
+
+// Generations are unique across all registries, so a thread's cached lookup can never be taken
+// for one of another (or a destroyed and recreated) registry.
+std::atomic<std::uint64_t> g_next_generation{1};
+
+struct CachedLookup {
+  std::uint64_t generation = 0;
+  MPI_Comm comm{};
+  const CommEntry* entry = nullptr;
+};
+thread_local CachedLookup t_last_lookup;
+
+}  // namespace
+
+std::uint32_t CommEntry::peer_index(int rank) const noexcept {
+  if (rank < 0) return kNoRank;
+  const auto r = static_cast<std::size_t>(rank);
+  if (!inter) return r < world_ranks.size() ? static_cast<std::uint32_t>(r) : kNoRank;
+  return r < remote_index.size() ? remote_index[r] : kNoRank;
+}
+
+std::uint64_t make_comm_key(std::int32_t world_rank, std::uint32_t counter) noexcept {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(world_rank)) << 32) | counter;
+}
+
+CommRegistry::CommRegistry() : generation_(g_next_generation.fetch_add(1)) {}
+
+void CommRegistry::bump_generation() noexcept {
+  generation_.store(g_next_generation.fetch_add(1), std::memory_order_release);
+}
+
+const CommEntry* CommRegistry::find(MPI_Comm comm) const {
+  // Read the generation before looking up: a change after this read makes the cached
+  // generation stale, so the next call looks up again.
+  const std::uint64_t generation = generation_.load(std::memory_order_acquire);
+  CachedLookup& cached = t_last_lookup;
+  if (cached.generation == generation && cached.comm == comm) return cached.entry;
+  const CommEntry* entry = nullptr;
+  {
+    std::shared_lock lock(mutex_);
+    const auto it = live_.find(comm);
+    if (it != live_.end()) entry = it->second;
+  }
+  if (entry) cached = {generation, comm, entry};
+  return entry;
+}
+
+const CommEntry& CommRegistry::add(MPI_Comm comm, CommFacts facts, std::uint64_t key,
+                                   std::string name) {
+  std::unique_lock lock(mutex_);
+  CommEntry& entry = entries_.emplace_back();
+  static_cast<CommFacts&>(entry) = std::move(facts);
+  entry.ref = static_cast<CommRef>(entries_.size() - 1);
+  entry.key = key;
+  names_.push_back(std::move(name));
+  live_[comm] = &entry;
+  bump_generation();
+  return entry;
+}
+
+void CommRegistry::forget(MPI_Comm comm) {
+  std::unique_lock lock(mutex_);
+  if (live_.erase(comm) != 0) bump_generation();
+}
+
+bool CommRegistry::rename(MPI_Comm comm, std::string name) {
+  std::unique_lock lock(mutex_);
+  const auto it = live_.find(comm);
+  if (it == live_.end()) return false;
+  names_[it->second->ref] = std::move(name);
+  return true;
+}
+
+std::uint32_t CommRegistry::next_counter() noexcept {
+  return counter_.fetch_add(1, std::memory_order_relaxed);
+}
+
+std::vector<CommInfo> CommRegistry::snapshot() const {
+  std::shared_lock lock(mutex_);
+  std::vector<CommInfo> comms;
+  comms.reserve(entries_.size());
+  for (const CommEntry& entry : entries_) {
+    std::string name = names_[entry.ref];
+    if (name.empty()) {
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, "comm 0x%llx",
+                    static_cast<unsigned long long>(entry.key));
+      name = buffer;
+    }
+    comms.push_back({entry.ref, entry.key, std::move(name), entry.world_ranks});
+  }
+  return comms;
+}
+
+}  // namespace collwrap::tracer

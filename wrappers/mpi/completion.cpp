@@ -1,0 +1,146 @@
+#include "mpi/completion.h"
+
+#include <algorithm>
+#include <functional>
+#include <utility>
+
+#include "mpi/comm_registry.h"
+
+namespace collwrap::tracer {
+namespace {
+
+bool ignored(const MPI_Status* statuses) {
+  return statuses == MPI_STATUS_IGNORE || statuses == MPI_STATUSES_IGNORE;
+}
+
+std::size_t non_negative(int n) {
+  return n > 0 ? static_cast<std::size_t>(n) : 0;
+}
+
+}  // namespace
+
+CompletionScope::CompletionScope(const Tracing& t, CompletionKind kind, int count,
+                                 const MPI_Request* requests, MPI_Status* statuses,
+                                 int status_capacity) noexcept
+    : t_(t),
+      kind_(kind),
+      pending_(non_negative(count)),
+      own_statuses_(ignored(statuses) ? non_negative(status_capacity) : 0),
+      statuses_(statuses) {
+  const bool have_memory =
+      pending_.size() == non_negative(count) &&
+      (!ignored(statuses) || own_statuses_.size() == non_negative(status_capacity));
+  if (!have_memory || !requests) return;  // the call goes through untracked
+  if (ignored(statuses)) statuses_ = own_statuses_.data();
+  try {
+    // Slots sorted by handle, a handle's slots in call order, so that the k-th slot holding a
+    // shared handle takes the handle's k-th oldest request. (std::sort with the slot as
+    // tiebreaker rather than std::stable_sort, which allocates.)
+    SmallBuffer<std::pair<MPI_Request, int>, kInlineRequests> order(pending_.size());
+    if (order.size() != pending_.size()) return;
+    std::size_t used = 0;
+    for (int i = 0; i < count; ++i) {
+      pending_[static_cast<std::size_t>(i)].handle = requests[i];
+      if (requests[i] != MPI_REQUEST_NULL) order[used++] = {requests[i], i};
+    }
+    std::sort(order.data(), order.data() + used, [](const auto& a, const auto& b) {
+      if (a.first != b.first) return std::less<MPI_Request>{}(a.first, b.first);
+      return a.second < b.second;
+    });
+    for (std::size_t first = 0, last = 0; first < used; first = last) {
+      while (last < used && order[last].first == order[first].first) ++last;
+      t_.sem.requests.visit_active(
+          order[first].first, last - first, [&](std::size_t k, const TrackedRequest& r) {
+            pending_[static_cast<std::size_t>(order[first + k].second)].request = r;
+          });
+    }
+    count_ = count;
+  } catch (...) {
+    count_ = 0;  // records of this call are lost; the MPI call itself is unaffected
+  }
+}
+
+void CompletionScope::complete(int index, int status_index) {
+  if (index < 0 || index >= count_) return;
+  Pending& p = pending_[static_cast<std::size_t>(index)];
+  if (!p.request || p.completed) return;
+  p.completed = true;
+  const MPI_Status& status = statuses_[status_index];
+  const TrackedRequest& r = *p.request;
+  const Ticks time = now();
+  if (r.kind == RequestKind::Collective) {
+    t_.rec.nbc_complete(time, r.op, r.comm->ref, r.peer, r.bytes, r.received, r.id);
+  } else if (t_.sem.mpi.cancelled(status)) {
+    t_.rec.mpi_request_cancelled(time, r.id);
+  } else if (r.kind == RequestKind::Send) {
+    t_.rec.mpi_isend_complete(time, r.id);
+  } else {
+    t_.rec.mpi_irecv(time, r.comm->peer_index(status.MPI_SOURCE), r.comm->ref,
+                     static_cast<std::uint32_t>(status.MPI_TAG), t_.sem.mpi.received_bytes(status),
+                     r.id);
+  }
+  t_.sem.requests.finish(p.handle, r.id);
+}
+
+void CompletionScope::record_unsuccessful_tests() {
+  if (kind_ != CompletionKind::Test) return;
+  for (int i = 0; i < count_; ++i) {
+    const Pending& p = pending_[static_cast<std::size_t>(i)];
+    if (p.request && !p.completed) t_.rec.mpi_request_test(now(), p.request->id);
+  }
+}
+
+void CompletionScope::after_wait(int rc) {
+  if (rc == MPI_SUCCESS) complete(0, 0);
+}
+
+void CompletionScope::after_test(int rc, const int* flag) {
+  if (rc != MPI_SUCCESS || !flag) return;
+  if (*flag) {
+    complete(0, 0);
+  } else {
+    record_unsuccessful_tests();
+  }
+}
+
+void CompletionScope::after_waitany(int rc, const int* index) {
+  // MPI_UNDEFINED: no active request in the list; complete() ignores it.
+  if (rc == MPI_SUCCESS && index) complete(*index, 0);
+}
+
+void CompletionScope::after_testany(int rc, const int* index, const int* flag) {
+  if (rc != MPI_SUCCESS || !index || !flag) return;
+  if (*flag) {
+    complete(*index, 0);
+  } else {
+    record_unsuccessful_tests();
+  }
+}
+
+void CompletionScope::complete_all(int rc) {
+  for (int i = 0; i < count_; ++i) {
+    if (rc == MPI_SUCCESS || statuses_[i].MPI_ERROR != MPI_ERR_PENDING) complete(i, i);
+  }
+}
+
+void CompletionScope::after_waitall(int rc) {
+  if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) complete_all(rc);
+}
+
+void CompletionScope::after_testall(int rc, const int* flag) {
+  if (rc == MPI_ERR_IN_STATUS || (rc == MPI_SUCCESS && flag && *flag)) {
+    complete_all(rc);
+  } else if (rc == MPI_SUCCESS) {
+    record_unsuccessful_tests();
+  }
+}
+
+void CompletionScope::after_some(int rc, const int* outcount, const int* indices) {
+  if ((rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) || !outcount) return;
+  // MPI_UNDEFINED: no active request in the list.
+  if (*outcount == MPI_UNDEFINED) return;
+  for (int k = 0; k < *outcount && indices; ++k) complete(indices[k], k);
+  record_unsuccessful_tests();
+}
+
+}  // namespace collwrap::tracer

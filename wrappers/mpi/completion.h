@@ -1,0 +1,73 @@
+// CompletionScope: the semantics of MPI_Wait/Test and their any/all/some forms.
+//
+// A completion wrapper builds one before its PMPI call and reports the outcome after it:
+//   before  it reads the tracked requests behind the handles (MPI overwrites the handles of
+//           completed requests with MPI_REQUEST_NULL) and provides a status array to pass to
+//           PMPI when the caller passed MPI_STATUS(ES)_IGNORE;
+//   after   it writes one completion record per completed request (MpiIsendComplete, MpiIrecv
+//           with the actual source, tag and size, NonBlockingCollectiveComplete, or
+//           MpiRequestCancelled), and for an unsuccessful test one MpiRequestTest per pending
+//           request. Untracked handles (MPI_REQUEST_NULL, MPI_PROC_NULL peers, file I/O, RMA,
+//           generalized requests) and inactive persistent requests are skipped.
+#pragma once
+
+#include <mpi.h>
+
+#include <optional>
+
+#include "mpi/request_table.h"
+#include "mpi/semantics.h"
+#include "mpi/small_buffer.h"
+
+namespace collwrap::tracer {
+
+enum class CompletionKind : std::uint8_t {
+  Wait,  // MPI_Wait*: completes or fails, never records tests
+  Test,  // MPI_Test*: records MpiRequestTest when nothing (or not everything) completed
+};
+
+class CompletionScope {
+ public:
+  // `statuses` is the caller's status argument with room for `status_capacity` entries:
+  // 1 for Wait, Test, Waitany and Testany; `count` for the all and some forms.
+  CompletionScope(const Tracing& t, CompletionKind kind, int count, const MPI_Request* requests,
+                  MPI_Status* statuses, int status_capacity) noexcept;
+  CompletionScope(const CompletionScope&) = delete;
+  CompletionScope& operator=(const CompletionScope&) = delete;
+
+  // The status argument to pass to PMPI.
+  MPI_Status* statuses() const noexcept { return statuses_; }
+
+  void after_wait(int rc);                                           // MPI_Wait
+  void after_test(int rc, const int* flag);                          // MPI_Test
+  void after_waitany(int rc, const int* index);                      // MPI_Waitany
+  void after_testany(int rc, const int* index, const int* flag);     // MPI_Testany
+  void after_waitall(int rc);                                        // MPI_Waitall
+  void after_testall(int rc, const int* flag);                       // MPI_Testall
+  void after_some(int rc, const int* outcount, const int* indices);  // MPI_Waitsome/Testsome
+
+ private:
+  struct Pending {
+    MPI_Request handle{};
+    std::optional<TrackedRequest> request;  // set for active tracked requests
+    bool completed = false;
+  };
+
+  // Request `index` completed; its status is statuses_[status_index].
+  void complete(int index, int status_index);
+  // Waitall/Testall: request i's status is statuses[i]; with MPI_ERR_IN_STATUS, those marked
+  // MPI_ERR_PENDING did not complete.
+  void complete_all(int rc);
+  void record_unsuccessful_tests();
+
+  const Tracing t_;  // a copy: two references, and no dangling on a temporary
+  const CompletionKind kind_;
+  int count_ = 0;  // 0 when tracking is off for this call (no memory for the buffers)
+  // Inline room for the common case (a handful of requests); larger calls use the heap.
+  static constexpr std::size_t kInlineRequests = 8;
+  SmallBuffer<Pending, kInlineRequests> pending_;
+  SmallBuffer<MPI_Status, kInlineRequests> own_statuses_;
+  MPI_Status* statuses_;
+};
+
+}  // namespace collwrap::tracer

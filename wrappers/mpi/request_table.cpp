@@ -1,0 +1,83 @@
+#include "mpi/request_table.h"
+
+namespace collwrap::tracer {
+
+RequestTable::Shard& RequestTable::shard_of(MPI_Request handle) const noexcept {
+  // Handles are often aligned pointers: mix the bits before taking the top ones.
+  const std::uint64_t hash = std::hash<MPI_Request>{}(handle)*0x9E3779B97F4A7C15ull;
+  return shards_[hash >> 58];
+}
+
+RequestId RequestTable::next_id() noexcept {
+  return next_id_.fetch_add(1, std::memory_order_relaxed);
+}
+
+RequestId RequestTable::post(MPI_Request handle, TrackedRequest request) {
+  request.active = true;
+  request.persistent = false;
+  Shard& shard = shard_of(handle);
+  std::lock_guard lock(shard.mutex);
+  // Taken under the lock, so a shared handle's requests are ordered as they were posted.
+  request.id = next_id();
+  shard.requests.emplace(std::pair{handle, request.id}, request);
+  return request.id;
+}
+
+void RequestTable::add_persistent(MPI_Request handle, TrackedRequest request) {
+  request.persistent = true;
+  request.active = false;
+  request.id = 0;
+  Shard& shard = shard_of(handle);
+  std::lock_guard lock(shard.mutex);
+  const auto first = shard.requests.lower_bound({handle, 0});
+  auto last = first;
+  while (last != shard.requests.end() && last->first.first == handle) ++last;
+  shard.requests.erase(first, last);
+  shard.requests.emplace(std::pair{handle, RequestId{0}}, request);
+}
+
+std::optional<TrackedRequest> RequestTable::start(MPI_Request handle) {
+  Shard& shard = shard_of(handle);
+  std::lock_guard lock(shard.mutex);
+  const auto it = shard.requests.find({handle, 0});
+  if (it == shard.requests.end()) return std::nullopt;
+  it->second.active = true;
+  it->second.id = next_id();
+  return it->second;
+}
+
+std::optional<TrackedRequest> RequestTable::find(MPI_Request handle) const {
+  const Shard& shard = shard_of(handle);
+  std::lock_guard lock(shard.mutex);
+  const auto it = shard.requests.lower_bound({handle, 0});
+  if (it == shard.requests.end() || it->first.first != handle) return std::nullopt;
+  return it->second;
+}
+
+void RequestTable::finish(MPI_Request handle, RequestId id) {
+  Shard& shard = shard_of(handle);
+  std::lock_guard lock(shard.mutex);
+  if (shard.requests.erase({handle, id}) != 0) return;
+  const auto persistent = shard.requests.find({handle, 0});
+  if (persistent != shard.requests.end() && persistent->second.id == id) {
+    persistent->second.active = false;
+  }
+}
+
+void RequestTable::forget(MPI_Request handle) {
+  Shard& shard = shard_of(handle);
+  std::lock_guard lock(shard.mutex);
+  const auto it = shard.requests.lower_bound({handle, 0});
+  if (it != shard.requests.end() && it->first.first == handle) shard.requests.erase(it);
+}
+
+std::size_t RequestTable::size() const {
+  std::size_t total = 0;
+  for (const Shard& shard : shards_) {
+    std::lock_guard lock(shard.mutex);
+    total += shard.requests.size();
+  }
+  return total;
+}
+
+}  // namespace collwrap::tracer

@@ -1,0 +1,108 @@
+// RequestTable: the MPI requests the tracer follows, from post (or MPI_Start) to completion.
+//
+// Handles are not identities. MPI reuses a handle as soon as its request is freed, and Open MPI
+// even hands out one shared, already complete request (ompi_request_empty) for every send it
+// completes inline, so several pending requests can have the same handle. Records therefore
+// never carry handles: every post and every Start gets a fresh RequestId from a process-wide
+// counter, and the table keeps all requests of a handle, oldest first. A completion function
+// reads the entries behind its handles before its PMPI call (the k-th slot holding a handle
+// takes the handle's k-th oldest request) and afterwards finishes exactly those ids, so a
+// handle another thread reuses meanwhile is left alone.
+//
+// Requests may be posted on one thread and completed on another (MPI_THREAD_MULTIPLE), so the
+// table is split into shards, each with its own mutex, to keep concurrent calls apart.
+#pragma once
+
+#include <mpi.h>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <utility>
+
+#include "recorder.h"
+
+namespace collwrap::tracer {
+
+struct CommEntry;
+
+enum class RequestKind : std::uint8_t { Send, Recv, Collective };
+
+// What the completion of a request needs for its record, captured when it is posted.
+struct TrackedRequest {
+  RequestKind kind = RequestKind::Send;
+  bool persistent = false;
+  bool active = false;  // false: persistent, not started since its last completion
+  RequestId id = 0;     // the current communication's id
+  const CommEntry* comm = nullptr;
+  std::uint32_t peer = kNoRank;             // Send: receiver; Collective: root
+  std::uint32_t tag = 0;                    // Send
+  std::uint64_t bytes = 0;                  // Send: message size; Collective: bytes sent
+  std::uint64_t received = 0;               // Collective: bytes received
+  CollectiveOp op = CollectiveOp::Barrier;  // Collective
+};
+
+class RequestTable {
+ public:
+  // A nonblocking call posted `request` under `handle`: returns its fresh id.
+  RequestId post(MPI_Request handle, TrackedRequest request);
+
+  // A persistent request was created (MPI_*_init); it becomes active at each start(). Its
+  // handle is its own, so entries left behind under the same handle are dropped.
+  void add_persistent(MPI_Request handle, TrackedRequest request);
+
+  // MPI_Start(all): gives the persistent request a fresh id. nullopt if not tracked.
+  std::optional<TrackedRequest> start(MPI_Request handle);
+
+  // Calls visit(k, request) for the handle's oldest active requests, k = 0 .. n-1 at most.
+  template <class Visit>
+  void visit_active(MPI_Request handle, std::size_t n, Visit&& visit) const {
+    const Shard& shard = shard_of(handle);
+    std::lock_guard lock(shard.mutex);
+    std::size_t k = 0;
+    for (auto it = shard.requests.lower_bound({handle, 0});
+         k < n && it != shard.requests.end() && it->first.first == handle; ++it) {
+      if (it->second.active) visit(k++, it->second);
+    }
+  }
+
+  // The handle's oldest request, active or not.
+  std::optional<TrackedRequest> find(MPI_Request handle) const;
+
+  // The communication `id` completed: a persistent request goes inactive, any other is removed.
+  void finish(MPI_Request handle, RequestId id);
+
+  // MPI_Request_free: the handle's oldest request is gone (a pending communication completes
+  // unobserved).
+  void forget(MPI_Request handle);
+
+  std::size_t size() const;
+
+ private:
+  // Ordered by handle, then id: a handle's requests are adjacent and oldest first. Persistent
+  // requests keep id 0 in the key; their current id is in the value.
+  struct KeyOrder {
+    bool operator()(const std::pair<MPI_Request, RequestId>& a,
+                    const std::pair<MPI_Request, RequestId>& b) const {
+      if (a.first != b.first) return std::less<MPI_Request>{}(a.first, b.first);
+      return a.second < b.second;
+    }
+  };
+  using Requests = std::map<std::pair<MPI_Request, RequestId>, TrackedRequest, KeyOrder>;
+  struct alignas(64) Shard {
+    mutable std::mutex mutex;
+    Requests requests;
+  };
+
+  Shard& shard_of(MPI_Request handle) const noexcept;
+  RequestId next_id() noexcept;
+
+  std::atomic<RequestId> next_id_{1};
+  mutable std::array<Shard, 64> shards_;
+};
+
+}  // namespace collwrap::tracer

@@ -1,0 +1,28 @@
+#include "mpi/semantics.h"
+
+#include <cstdio>
+
+#include "mpi/pmpi_queries.h"
+
+namespace collwrap::tracer {
+
+Semantics& semantics() noexcept {
+  static PmpiQueries* const queries = new PmpiQueries;
+  static Semantics* const instance = new Semantics(*queries);
+  return *instance;
+}
+
+void report_internal_error(const char* mpi_function, const char* what) noexcept {
+  static std::atomic<bool> reported{false};
+  if (reported.exchange(true)) return;
+  std::fprintf(stderr,
+               "collwrap: internal error while recording %s (%s); records of this call may be "
+               "incomplete, the program continues\n",
+               mpi_function, what);
+}
+
+std::vector<CommInfo> comm_registry_snapshot() {
+  return semantics().comms.snapshot();
+}
+
+}  // namespace collwrap::tracer

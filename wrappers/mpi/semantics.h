@@ -1,0 +1,67 @@
+// The MPI semantic layer's process-wide state and the context every handler gets.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+
+#include "mpi/comm_registry.h"
+#include "mpi/message_table.h"
+#include "mpi/mpi_queries.h"
+#include "mpi/request_table.h"
+#include "recorder.h"
+
+namespace collwrap::tracer {
+
+class Semantics {
+ public:
+  explicit Semantics(MpiQueries& queries) : mpi(queries) {}
+  Semantics(const Semantics&) = delete;
+  Semantics& operator=(const Semantics&) = delete;
+
+  MpiQueries& mpi;
+  CommRegistry comms;
+  RequestTable requests;
+  MessageTable messages;
+
+  // Set between MPI_Init and MPI_Finalize on every rank, traced or not: communicator
+  // bookkeeping communicates, so it must run on all members alike.
+  bool active() const noexcept { return active_.load(std::memory_order_acquire); }
+  std::int32_t world_rank() const noexcept { return world_rank_; }
+  void start(std::int32_t world_rank) noexcept {
+    world_rank_ = world_rank;
+    active_.store(true, std::memory_order_release);
+  }
+  void stop() noexcept { active_.store(false, std::memory_order_release); }
+
+ private:
+  std::atomic<bool> active_{false};
+  std::int32_t world_rank_ = 0;
+};
+
+// The process's state, answering through PMPI. Created on first use and never destroyed: MPI
+// calls may still come from atexit handlers and other threads while the process exits.
+Semantics& semantics() noexcept;
+
+// What a handler needs for one MPI call: where to record, and the process's state.
+struct Tracing {
+  ThreadRecorder& rec;
+  Semantics& sem;
+};
+
+// Reports the first internal failure as one `collwrap:` line on stderr; the program goes on.
+void report_internal_error(const char* mpi_function, const char* what) noexcept;
+
+// Runs a handler so that nothing it throws reaches the application.
+template <class Handler>
+void guarded(const char* mpi_function, Handler&& handler) noexcept {
+  try {
+    handler();
+  } catch (const std::exception& e) {
+    report_internal_error(mpi_function, e.what());
+  } catch (...) {
+    report_internal_error(mpi_function, "unknown exception");
+  }
+}
+
+}  // namespace collwrap::tracer

@@ -1,0 +1,253 @@
+"""What each MPI function's wrapper does besides Enter/Leave; read by gen_wrappers.py.
+
+Every function of the installed MPI C API gets a wrapper that records Enter and Leave. The
+functions listed in SEMANTICS also hand their arguments to the semantic handlers
+(wrappers/mpi/handlers.h), which know what the call means. Snippets are C++ and name the
+function's parameters in braces, spelled as in mpi.h ({count}); gen_wrappers.py checks each name.
+In snippets, `c` is the call's Tracing context and `rc` the PMPI function's result.
+
+  prepare  declarations before the PMPI call; must not throw
+  before   handler calls before the PMPI call
+  args     parameter -> expression passed to the PMPI function instead
+  after    handler calls after the PMPI call
+  untraced also run prepare/before/after when this process or thread is not tracing: the
+           communicator bookkeeping agrees on keys collectively, so every rank must take part
+  body     the whole wrapper body (lifecycle functions); `kRegion` is the function's region
+"""
+
+import re
+from dataclasses import dataclass, field
+
+# OTF2_RegionRole values, from otf2/OTF2_Definitions.h.
+ROLES = {
+    "FUNCTION": 1,
+    "BARRIER": 15,
+    "COLL_ONE2ALL": 23,
+    "COLL_ALL2ONE": 24,
+    "COLL_ALL2ALL": 25,
+    "COLL_OTHER": 26,
+    "FILE_IO": 27,
+    "POINT2POINT": 28,
+    "RMA": 29,
+}
+
+
+@dataclass(frozen=True)
+class Semantics:
+    role: str = "FUNCTION"
+    prepare: str = ""
+    before: str = ""
+    args: dict = field(default_factory=dict)
+    after: str = ""
+    untraced: bool = False
+    body: str = ""
+
+
+# Functions of the installed API that get no wrapper, with the reason (regular expressions).
+EXCLUDED = {
+    r"MPI_Wtime|MPI_Wtick":
+        "timer queries: programs call them inside timed loops, a wrapper would perturb them",
+    r"MPI_\w+_(c2f|f2c)":
+        "handle conversions between the C and Fortran bindings: no MPI operation",
+}
+
+# Roles of functions without semantics, by name.
+DEFAULT_ROLES = [
+    (r"MPI_File_\w+", "FILE_IO"),
+    (r"MPI_(Win_\w+|Put|Get|Accumulate|Get_accumulate|Fetch_and_op|Compare_and_swap|"
+     r"Rput|Rget|Raccumulate|Rget_accumulate)", "RMA"),
+    (r"MPI_(Probe|Iprobe|Cancel|Request_get_status|Buffer_attach|Buffer_detach)",
+     "POINT2POINT"),
+]
+
+SEMANTICS = {}
+P2P = "POINT2POINT"
+
+# Variables the snippets declare; gen_wrappers.py renames parameters spelled the same.
+LOCALS = {"status_slot", "done", "call", "matched"}
+
+
+def _add(names, semantics):
+    for name in names.split():
+        assert name not in SEMANTICS, name
+        SEMANTICS[name] = semantics
+
+
+# --- Lifecycle -----------------------------------------------------------------------------------
+# The backend records these regions itself (it opens the archive in init_leave and closes it in
+# finalize_enter), so these wrappers call it directly instead of enter/leave.
+_add("MPI_Init", Semantics(body="""
+  init_enter(kRegion, __builtin_return_address(0));
+  const int rc = PMPI_Init({argc}, {argv});
+  handle_init("MPI_Init", rc, nullptr);
+  return rc;"""))
+_add("MPI_Init_thread", Semantics(body="""
+  init_enter(kRegion, __builtin_return_address(0));
+  const int rc = PMPI_Init_thread({argc}, {argv}, {required}, {provided});
+  handle_init("MPI_Init_thread", rc, {provided});
+  return rc;"""))
+_add("MPI_Finalize", Semantics(body="""
+  finalize_enter(kRegion, __builtin_return_address(0));
+  handle_finalize();
+  return PMPI_Finalize();"""))
+_add("MPI_Abort", Semantics(body="""
+  abort_enter(kRegion, __builtin_return_address(0));
+  return PMPI_Abort({comm}, {errorcode});"""))
+
+# --- Point-to-point ------------------------------------------------------------------------------
+_STATUS = dict(prepare="StatusSlot status_slot({status});", args={"status": "status_slot.get()"})
+
+_add("MPI_Send MPI_Bsend MPI_Ssend MPI_Rsend", Semantics(
+    P2P, before="handle_send(c, {count}, {datatype}, {dest}, {tag}, {comm});"))
+_add("MPI_Isend MPI_Ibsend MPI_Issend MPI_Irsend", Semantics(
+    P2P, after="handle_isend(c, rc, {count}, {datatype}, {dest}, {tag}, {comm}, {request});"))
+_add("MPI_Send_init MPI_Bsend_init MPI_Ssend_init MPI_Rsend_init", Semantics(
+    P2P, after="handle_send_init(c, rc, {count}, {datatype}, {dest}, {tag}, {comm}, {request});"))
+_add("MPI_Recv", Semantics(P2P, **_STATUS,
+                           after="handle_recv(c, rc, {comm}, status_slot.get());"))
+_add("MPI_Irecv", Semantics(P2P, after="handle_irecv(c, rc, {source}, {comm}, {request});"))
+_add("MPI_Recv_init", Semantics(
+    P2P, after="handle_recv_init(c, rc, {source}, {comm}, {request});"))
+_add("MPI_Sendrecv", Semantics(
+    P2P, **_STATUS,
+    before="handle_send(c, {sendcount}, {sendtype}, {dest}, {sendtag}, {comm});",
+    after="handle_recv(c, rc, {comm}, status_slot.get());"))
+_add("MPI_Sendrecv_replace", Semantics(
+    P2P, **_STATUS,
+    before="handle_send(c, {count}, {datatype}, {dest}, {sendtag}, {comm});",
+    after="handle_recv(c, rc, {comm}, status_slot.get());"))
+_add("MPI_Start", Semantics(P2P, after="handle_start(c, rc, 1, {request});"))
+_add("MPI_Startall", Semantics(P2P, after="handle_start(c, rc, {count}, {array_of_requests});"))
+_add("MPI_Mprobe", Semantics(
+    P2P, after="handle_matched_probe(c, rc, {comm}, nullptr, {message});"))
+_add("MPI_Improbe", Semantics(
+    P2P, after="handle_matched_probe(c, rc, {comm}, {flag}, {message});"))
+# A matched message's handle is freed by the receive: look its communicator up before.
+_add("MPI_Mrecv", Semantics(
+    P2P, prepare="const CommEntry* matched = nullptr;\n" + _STATUS["prepare"],
+    args=_STATUS["args"], before="matched = take_matched_message(c, {message});",
+    after="handle_mrecv(c, rc, matched, status_slot.get());"))
+_add("MPI_Imrecv", Semantics(
+    P2P, prepare="const CommEntry* matched = nullptr;",
+    before="matched = take_matched_message(c, {message});",
+    after="handle_imrecv(c, rc, matched, {request});"))
+
+# --- Request completion --------------------------------------------------------------------------
+def _completion(kind, count, requests, statuses, capacity, after):
+    return Semantics(
+        P2P,
+        prepare=f"CompletionScope done(c, CompletionKind::{kind}, {count}, {requests}, "
+                f"{statuses}, {capacity});",
+        args={statuses.strip("{}"): "done.statuses()"}, after=after)
+
+
+_add("MPI_Wait", _completion("Wait", "1", "{request}", "{status}", "1", "done.after_wait(rc);"))
+_add("MPI_Test", _completion("Test", "1", "{request}", "{status}", "1",
+                             "done.after_test(rc, {flag});"))
+_add("MPI_Waitany", _completion("Wait", "{count}", "{array_of_requests}", "{status}", "1",
+                                "done.after_waitany(rc, {index});"))
+_add("MPI_Testany", _completion("Test", "{count}", "{array_of_requests}", "{status}", "1",
+                                "done.after_testany(rc, {index}, {flag});"))
+_add("MPI_Waitall", _completion("Wait", "{count}", "{array_of_requests}",
+                                "{array_of_statuses}", "{count}", "done.after_waitall(rc);"))
+_add("MPI_Testall", _completion("Test", "{count}", "{array_of_requests}",
+                                "{array_of_statuses}", "{count}",
+                                "done.after_testall(rc, {flag});"))
+_add("MPI_Waitsome", _completion("Wait", "{incount}", "{array_of_requests}",
+                                 "{array_of_statuses}", "{incount}",
+                                 "done.after_some(rc, {outcount}, {array_of_indices});"))
+_add("MPI_Testsome", _completion("Test", "{incount}", "{array_of_requests}",
+                                 "{array_of_statuses}", "{incount}",
+                                 "done.after_some(rc, {outcount}, {array_of_indices});"))
+_add("MPI_Request_free", Semantics(P2P, before="handle_request_free(c, {request});"))
+
+# --- Collectives ---------------------------------------------------------------------------------
+# name: (role, the describe_* call computing op, communicator, root and bytes). Each gets a
+# blocking wrapper (MpiCollectiveBegin/End) and a nonblocking one MPI_I<name> (request at post,
+# completion in Wait/Test). Neighborhood collectives are recorded with the matching operation
+# and region role COLL_OTHER: only neighbors take part, so they are no N-to-N synchronization.
+COLLECTIVES = {
+    "Barrier": ("BARRIER", "describe_barrier(c, {comm})"),
+    "Bcast": ("COLL_ONE2ALL", "describe_bcast(c, {count}, {datatype}, {root}, {comm})"),
+    "Scatter": ("COLL_ONE2ALL", "describe_scatter(c, {sendcount}, {sendtype}, {recvbuf}, "
+                                "{recvcount}, {recvtype}, {root}, {comm})"),
+    "Scatterv": ("COLL_ONE2ALL", "describe_scatterv(c, {sendcounts}, {sendtype}, {recvbuf}, "
+                                 "{recvcount}, {recvtype}, {root}, {comm})"),
+    "Gather": ("COLL_ALL2ONE", "describe_gather(c, {sendbuf}, {sendcount}, {sendtype}, "
+                               "{recvcount}, {recvtype}, {root}, {comm})"),
+    "Gatherv": ("COLL_ALL2ONE", "describe_gatherv(c, {sendbuf}, {sendcount}, {sendtype}, "
+                                "{recvcounts}, {recvtype}, {root}, {comm})"),
+    "Reduce": ("COLL_ALL2ONE", "describe_reduce(c, {count}, {datatype}, {root}, {comm})"),
+    "Allgather": ("COLL_ALL2ALL", "describe_allgather(c, {sendbuf}, {sendcount}, {sendtype}, "
+                                  "{recvcount}, {recvtype}, {comm})"),
+    "Allgatherv": ("COLL_ALL2ALL", "describe_allgatherv(c, {sendbuf}, {sendcount}, {sendtype}, "
+                                   "{recvcounts}, {recvtype}, {comm})"),
+    "Alltoall": ("COLL_ALL2ALL", "describe_alltoall(c, {sendbuf}, {sendcount}, {sendtype}, "
+                                 "{recvcount}, {recvtype}, {comm})"),
+    "Alltoallv": ("COLL_ALL2ALL", "describe_alltoallv(c, {sendbuf}, {sendcounts}, {sendtype}, "
+                                  "{recvcounts}, {recvtype}, {comm})"),
+    "Alltoallw": ("COLL_ALL2ALL", "describe_alltoallw(c, {sendbuf}, {sendcounts}, {sendtypes}, "
+                                  "{recvcounts}, {recvtypes}, {comm})"),
+    "Allreduce": ("COLL_ALL2ALL", "describe_allreduce(c, {count}, {datatype}, {comm})"),
+    "Reduce_scatter": ("COLL_ALL2ALL",
+                       "describe_reduce_scatter(c, {recvcounts}, {datatype}, {comm})"),
+    "Reduce_scatter_block": ("COLL_ALL2ALL", "describe_reduce_scatter_block(c, {recvcount}, "
+                                             "{datatype}, {comm})"),
+    "Scan": ("COLL_OTHER", "describe_scan(c, {count}, {datatype}, {comm})"),
+    "Exscan": ("COLL_OTHER", "describe_exscan(c, {count}, {datatype}, {comm})"),
+    "Neighbor_allgather": ("COLL_OTHER", "describe_neighbor_allgather(c, {sendcount}, "
+                                         "{sendtype}, {recvcount}, {recvtype}, {comm})"),
+    "Neighbor_allgatherv": ("COLL_OTHER", "describe_neighbor_allgatherv(c, {sendcount}, "
+                                          "{sendtype}, {recvcounts}, {recvtype}, {comm})"),
+    "Neighbor_alltoall": ("COLL_OTHER", "describe_neighbor_alltoall(c, {sendcount}, "
+                                        "{sendtype}, {recvcount}, {recvtype}, {comm})"),
+    "Neighbor_alltoallv": ("COLL_OTHER", "describe_neighbor_alltoallv(c, {sendcounts}, "
+                                         "{sendtype}, {recvcounts}, {recvtype}, {comm})"),
+    "Neighbor_alltoallw": ("COLL_OTHER", "describe_neighbor_alltoallw(c, {sendcounts}, "
+                                         "{sendtypes}, {recvcounts}, {recvtypes}, {comm})"),
+}
+
+for _name, (_role, _describe) in COLLECTIVES.items():
+    _add("MPI_" + _name, Semantics(
+        _role, prepare="CollectiveCall call;",
+        before=f"call = {_describe}; handle_collective_begin(c, call);",
+        after="handle_collective_end(c, call);"))
+    _add("MPI_I" + _name[0].lower() + _name[1:], Semantics(
+        _role, after=f"handle_nbc_post(c, rc, {_describe}, {{request}});"))
+
+# --- Communicators -------------------------------------------------------------------------------
+# Created collectively within this job: members agree on the communicator's key.
+for _name, _out in [("Comm_dup", "newcomm"), ("Comm_dup_with_info", "newcomm"),
+                    ("Comm_create", "newcomm"), ("Comm_create_group", "newcomm"),
+                    ("Comm_split", "newcomm"), ("Comm_split_type", "newcomm"),
+                    ("Cart_create", "comm_cart"), ("Cart_sub", "new_comm"),
+                    ("Graph_create", "comm_graph"), ("Dist_graph_create", "newcomm"),
+                    ("Dist_graph_create_adjacent", "comm_dist_graph"),
+                    ("Intercomm_create", "newintercomm"), ("Intercomm_merge", "newintercomm")]:
+    _add("MPI_" + _name, Semantics(
+        untraced=True, after=f"handle_comm_created(semantics(), rc, {{{_out}}});"))
+# Connected to processes of another job (which may not be traced): registered locally.
+for _name, _out in [("Comm_spawn", "intercomm"), ("Comm_spawn_multiple", "intercomm"),
+                    ("Comm_accept", "newcomm"), ("Comm_connect", "newcomm"),
+                    ("Comm_join", "intercomm"), ("Comm_get_parent", "parent")]:
+    _add("MPI_" + _name, Semantics(
+        untraced=True, after=f"handle_comm_attached(semantics(), rc, {{{_out}}});"))
+_add("MPI_Comm_free MPI_Comm_disconnect", Semantics(
+    untraced=True, before="handle_comm_freed(semantics(), {comm});"))
+_add("MPI_Comm_set_name", Semantics(
+    untraced=True, after="handle_comm_named(semantics(), rc, {comm}, {comm_name});"))
+
+
+def semantics_of(name):
+    return SEMANTICS.get(name) or Semantics(role_name(name))
+
+
+def role_name(name):
+    if name in SEMANTICS:
+        return SEMANTICS[name].role
+    return next((role for pattern, role in DEFAULT_ROLES if re.fullmatch(pattern, name)),
+                "FUNCTION")
+
+
+def role_value(name):
+    return ROLES[role_name(name)]
