@@ -14,7 +14,7 @@ namespace collwrap {
 
 // Version of the JSON report layout (share/schema/report.schema.json). Bump the major number
 // when a field changes meaning or disappears, the minor one when fields are added.
-inline constexpr const char* kReportSchemaVersion = "1.0";
+inline constexpr const char* kReportSchemaVersion = "1.1";
 
 struct SourceLocation {
   std::string function;    // MPI function, e.g. "MPI_Irecv"
@@ -127,6 +127,34 @@ struct Summary {
   OptionsSummary options;
 };
 
+// Point-to-point traffic from one rank to another (report/comm_matrix.h). Transfer time of a
+// message: completion of its receive − start of its send, at least 0.
+struct CommPair {
+  std::int32_t sender = 0;  // world ranks
+  std::int32_t receiver = 0;
+  std::uint64_t messages = 0;
+  std::uint64_t bytes = 0;
+  double transfer_min_s = 0;
+  double transfer_max_s = 0;
+  double transfer_median_s = 0;
+  double transfer_mean_s = 0;
+  double transfer_stddev_s = 0;
+};
+
+// Time of the calls of one MPI function moving a similar amount of data (sent plus received
+// over the call's records; report/operation_stats.h).
+struct OperationStats {
+  std::string function;         // "MPI_Send"
+  std::uint64_t bytes_min = 0;  // size bucket [bytes_min, bytes_max]; [0, 0]: no data
+  std::uint64_t bytes_max = 0;
+  std::uint64_t count = 0;
+  double total_s = 0;
+  double mean_s = 0;
+  double min_s = 0;
+  double max_s = 0;
+  double percent_of_mpi_time = 0;  // of the time in all MPI calls of the trace
+};
+
 struct AnalysisResult {
   std::string schema_version = kReportSchemaVersion;
   std::string tool_version;
@@ -134,6 +162,8 @@ struct AnalysisResult {
   std::vector<RankSummary> ranks;
   std::vector<Finding> findings;  // worst (largest wait_time_s) first
   Summary summary;
+  std::vector<CommPair> communication;  // sender, then receiver ascending
+  std::vector<OperationStats> operations;  // largest total_s first
 };
 
 }  // namespace collwrap

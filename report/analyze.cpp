@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <tuple>
 
+#include "comm_matrix.h"
 #include "finding_aggregator.h"
 #include "finding_text.h"
+#include "operation_stats.h"
 #include "result_units.h"
 #include "run_overview.h"
 #include "run_patterns.h"
@@ -115,6 +117,8 @@ AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
   sort_findings(result.findings);
   result.summary = summarize_run(trace, matching, settings, result.findings);
   result.summary.instances_below_min_wait = hidden;
+  result.communication = communication_matrix(trace, matching);
+  result.operations = operation_stats(trace);
   return result;
 }
 

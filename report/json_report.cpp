@@ -119,6 +119,36 @@ Json summary_json(const Summary& s) {
             {"sendrecv_window_s", o.sendrecv_window_s}}}};
 }
 
+Json communication_json(const std::vector<CommPair>& cells) {
+  Json out = Json::array();
+  for (const CommPair& c : cells)
+    out.push_back({{"sender", c.sender},
+                   {"receiver", c.receiver},
+                   {"messages", c.messages},
+                   {"bytes", c.bytes},
+                   {"transfer_min_s", c.transfer_min_s},
+                   {"transfer_max_s", c.transfer_max_s},
+                   {"transfer_median_s", c.transfer_median_s},
+                   {"transfer_mean_s", c.transfer_mean_s},
+                   {"transfer_stddev_s", c.transfer_stddev_s}});
+  return out;
+}
+
+Json operations_json(const std::vector<OperationStats>& operations) {
+  Json out = Json::array();
+  for (const OperationStats& o : operations)
+    out.push_back({{"function", o.function},
+                   {"bytes_min", o.bytes_min},
+                   {"bytes_max", o.bytes_max},
+                   {"count", o.count},
+                   {"total_s", o.total_s},
+                   {"mean_s", o.mean_s},
+                   {"min_s", o.min_s},
+                   {"max_s", o.max_s},
+                   {"percent_of_mpi_time", o.percent_of_mpi_time}});
+  return out;
+}
+
 }  // namespace
 
 nlohmann::ordered_json report_json(const AnalysisResult& result) {
@@ -129,7 +159,9 @@ nlohmann::ordered_json report_json(const AnalysisResult& result) {
           {"trace", trace_json(result.trace)},
           {"ranks", ranks_json(result.ranks)},
           {"findings", findings},
-          {"summary", summary_json(result.summary)}};
+          {"summary", summary_json(result.summary)},
+          {"communication", communication_json(result.communication)},
+          {"operations", operations_json(result.operations)}};
 }
 
 void write_json_report(const AnalysisResult& result, std::ostream& out) {

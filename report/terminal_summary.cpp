@@ -145,6 +145,30 @@ void write_rank_times(const AnalysisResult& r, std::ostream& out) {
   out << "\n\n";
 }
 
+std::string size_range(const OperationStats& o) {
+  if (o.bytes_max == 0) return "no data";
+  return std::to_string(o.bytes_min) + "-" + std::to_string(o.bytes_max) + " B";
+}
+
+// The operations that take the most MPI time, as many as findings are listed.
+void write_operation_times(const AnalysisResult& r, const TerminalOptions& options,
+                           std::ostream& out) {
+  if (r.operations.empty() || options.top == 0) return;
+  out << "MPI time per operation and message size (top " << options.top << "):\n";
+  out << "  " << padded("function", 22) << padded("bytes", 18) << padded("calls", 9)
+      << padded("total", 10) << padded("mean", 10) << padded("min", 10) << padded("max", 10)
+      << "% of MPI\n";
+  const std::size_t shown = std::min(options.top, r.operations.size());
+  for (std::size_t i = 0; i < shown; ++i) {
+    const OperationStats& o = r.operations[i];
+    out << "  " << padded(o.function, 22) << padded(size_range(o), 18)
+        << padded(std::to_string(o.count), 9) << padded(format_duration(o.total_s), 10)
+        << padded(format_duration(o.mean_s), 10) << padded(format_duration(o.min_s), 10)
+        << padded(format_duration(o.max_s), 10) << percent(o.percent_of_mpi_time, 100) << '\n';
+  }
+  out << '\n';
+}
+
 void write_data_quality(const AnalysisResult& r, std::ostream& out) {
   const MatchSummary& m = r.summary.matching;
   const std::uint64_t unmatched = m.unmatched_sends + m.unmatched_receives +
@@ -160,9 +184,11 @@ void write_data_quality(const AnalysisResult& r, std::ostream& out) {
       << (c.violations == 1 ? "" : "s");
   if (c.max_offset_stddev_s >= 1e-9)
     out << ", offset uncertainty up to " << format_duration(c.max_offset_stddev_s);
-  if (c.max_repair_shift_s > 0)
-    out << ", repaired by shifts up to " << format_duration(c.max_repair_shift_s);
-  out << ".\n";
+  if (c.violations_before_repair > 0)
+    out << "; " << c.violations_before_repair << " before repair, "
+        << c.violations_after_repair << " after, shifts up to "
+        << format_duration(c.max_repair_shift_s);
+  out << "; " << c.offsets_per_location_min << " clock offset(s) per location.\n";
   const auto& warnings = r.summary.warnings;
   if (warnings.empty()) return;
   out << "Warnings (" << warnings.size() << "):\n";
@@ -177,6 +203,7 @@ void write_terminal_summary(const AnalysisResult& result, const TerminalOptions&
   write_findings(result, options, out);
   write_pattern_totals(result, out);
   write_rank_times(result, out);
+  write_operation_times(result, options, out);
   write_data_quality(result, out);
 }
 

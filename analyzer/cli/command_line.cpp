@@ -57,15 +57,30 @@ std::vector<const Pattern*> parse_patterns(std::string_view text) {
   }
 }
 
-void check_json_path(const std::string& path) {
-  if (path == "-") return;
+// For the file options: the directory must exist and the name must not be one.
+std::string output_file(std::string_view option, std::string_view value) {
+  const std::string path(value);
+  if (path.empty()) throw UsageError(std::string(option) + " needs a file name");
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (!parent.empty() && !std::filesystem::is_directory(parent))
-    throw UsageError("cannot write the JSON report to '" + path + "': directory '" +
-                     parent.string() + "' does not exist; create it or choose another path");
+    throw UsageError(std::string(option) + ": directory '" + parent.string() +
+                     "' does not exist; create it or choose another path");
   if (std::filesystem::is_directory(path))
-    throw UsageError("--json names a directory ('" + path +
-                     "'); give a file name, e.g. --json report.json, or - for standard output");
+    throw UsageError(std::string(option) + " names a directory ('" + path + "'); give a file name");
+  return path;
+}
+
+// --time-window START:END in seconds since the start of the trace.
+void parse_time_window(std::string_view text, TimelineOptions& timeline) {
+  const std::size_t colon = text.find(':');
+  if (colon == std::string_view::npos)
+    throw UsageError("--time-window needs START:END in seconds, e.g. 1.5:2.5, not '" +
+                     std::string(text) + "'" + std::string(kTryHelp));
+  timeline.start = parse_seconds("--time-window START", text.substr(0, colon));
+  timeline.end = parse_seconds("--time-window END", text.substr(colon + 1));
+  if (timeline.end <= timeline.start)
+    throw UsageError("--time-window " + std::string(text) + " ends before it starts" +
+                     std::string(kTryHelp));
 }
 
 }  // namespace
@@ -99,6 +114,10 @@ CommandLine parse_command_line(std::span<const std::string_view> args) {
       cl.quiet = true;
       continue;
     }
+    if (arg == "--no-clock-repair") {
+      cl.clock_repair = false;
+      continue;
+    }
     // Options with a value: --name VALUE or --name=VALUE.
     const std::size_t eq = arg.find('=');
     const std::string_view name = arg.substr(0, eq);
@@ -114,6 +133,18 @@ CommandLine parse_command_line(std::span<const std::string_view> args) {
       const std::string_view value = take_value();
       if (value.empty()) throw UsageError("--json needs a file name, or - for standard output");
       cl.json_path = std::string(value);
+    } else if (name == "--sqlite") {
+      cl.sqlite_path = output_file(name, take_value());
+    } else if (name == "--sarif") {
+      cl.sarif_path = output_file(name, take_value());
+    } else if (name == "--matrix-csv") {
+      cl.matrix_csv_path = output_file(name, take_value());
+    } else if (name == "--timeline") {
+      cl.timeline_path = output_file(name, take_value());
+    } else if (name == "--time-window") {
+      parse_time_window(take_value(), cl.timeline);
+    } else if (name == "--timeline-max-events") {
+      cl.timeline.max_calls = static_cast<std::size_t>(parse_count(name, take_value()));
     } else if (name == "--eager-threshold") {
       cl.rules.eager_threshold = parse_count(name, take_value());
     } else if (name == "--min-wait") {
@@ -130,7 +161,7 @@ CommandLine parse_command_line(std::span<const std::string_view> args) {
     throw UsageError(
         "no trace given; name the archive directory (COLLWRAP_TRACE_DIR of the traced run) or its "
         "traces.otf2 file, e.g. analyzer collwrap-app-20240101-120000 --patterns all");
-  if (cl.json_path) check_json_path(*cl.json_path);
+  if (cl.json_path && *cl.json_path != "-") output_file("--json", *cl.json_path);
   return cl;
 }
 
@@ -145,6 +176,16 @@ std::string usage_text() {
       "  --patterns all|ID[,ID...]  patterns to look for (default: all)\n"
       "  --json FILE                write the JSON report to FILE ('-' = standard output;\n"
       "                             the summary then goes to standard error)\n"
+      "  --sqlite FILE              append this analysis as a new run to the SQLite database\n"
+      "                             FILE (created if needed; schema in share/sql/schema.sql)\n"
+      "  --sarif FILE               write the findings as a SARIF 2.1.0 log to FILE\n"
+      "  --matrix-csv FILE          write the communication matrix (messages, bytes and\n"
+      "                             transfer times per sender and receiver) as CSV to FILE\n"
+      "  --timeline FILE            write a timeline of the MPI calls, messages and worst\n"
+      "                             waits for chrome://tracing or ui.perfetto.dev to FILE\n"
+      "  --time-window START:END    timeline only from START to END seconds of the trace\n"
+      "  --timeline-max-events N    at most N MPI calls in the timeline, the earliest\n"
+      "                             (default: " + std::to_string(TimelineOptions{}.max_calls) + ")\n"
       "  --eager-threshold BYTES    messages above this size are sent in rendezvous mode\n"
       "                             (default: Open MPI's limits, " +
       std::to_string(kSharedMemoryEagerBytes) + " within a node, " +
@@ -158,6 +199,9 @@ std::string usage_text() {
       seconds_text(defaults.sendrecv_window) +
       ")\n"
       "  --top N                    findings listed in the summary (default: 10)\n"
+      "  --no-clock-repair          analyze the times as recorded (offsets applied) without\n"
+      "                             repairing clock-condition violations (default: repair\n"
+      "                             them with the controlled logical clock)\n"
       "  --quiet, -q                no summary on the terminal\n"
       "  --version                  print the version and exit\n"
       "  --help, -h                 print this help and exit\n"

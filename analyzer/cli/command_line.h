@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pattern.h"
+#include "timeline_writer.h"
 
 namespace collwrap {
 
@@ -26,9 +27,15 @@ struct CommandLine {
   std::string trace_path;
   std::vector<const Pattern*> patterns;  // --patterns, default all
   std::optional<std::string> json_path;  // --json FILE, "-" = standard output
+  std::optional<std::string> sqlite_path;      // --sqlite FILE: append the run to a database
+  std::optional<std::string> sarif_path;       // --sarif FILE
+  std::optional<std::string> matrix_csv_path;  // --matrix-csv FILE
+  std::optional<std::string> timeline_path;    // --timeline FILE
+  TimelineOptions timeline;  // --time-window START:END, --timeline-max-events N
   RuleOptions rules;                     // --eager-threshold, --min-wait, --sendrecv-window
   std::size_t top = 10;                  // --top: findings in the terminal summary
   bool quiet = false;                    // --quiet: no terminal summary
+  bool clock_repair = true;              // --no-clock-repair: analyze the times as read
 };
 
 // `args` excludes the program name. Throws UsageError.

@@ -129,7 +129,8 @@ double current_resolution(const Session& s) {
 }
 
 void synchronize_clocks(Session& s, const char* when) {
-  auto synchronizer = make_clock_synchronizer(s.config.clocksync, s.config.clocksync_rounds);
+  auto synchronizer =
+      make_clock_synchronizer(s.config.clocksync, s.config.clocksync_rounds, s.size);
   std::int64_t start_ns = timer::monotonic_ns();
   ClockSyncResult result = synchronizer->synchronize(s.comm);
   double elapsed_ms = double(timer::monotonic_ns() - start_ns) / 1e6;
@@ -147,6 +148,19 @@ void synchronize_clocks(Session& s, const char* when) {
   }
   print_line("clock sync (%s, at %s): %d ranks in %.1f ms; largest residual +-%.2f us (rank %d)",
              synchronizer->name(), when, s.size, elapsed_ms, worst_us, worst_rank);
+}
+
+// Rank 0 names every rank whose calibrated timer rate differs from its own by more than 0.01 %:
+// that rank's timestamps drift against rank 0's between the two synchronizations.
+void warn_rate_mismatches(const Session& s) {
+  double rate = current_resolution(s);
+  std::vector<double> rates(s.rank == 0 ? std::size_t(s.size) : 0);
+  PMPI_Gather(&rate, 1, MPI_DOUBLE, rates.data(), 1, MPI_DOUBLE, 0, s.comm);
+  for (int r : rate_mismatches(rates)) {
+    print_line("rank %d's timer runs at %.0f ticks/s, %.4f %% off rank 0's %.0f; its timestamps "
+               "drift against rank 0's", r, rates[std::size_t(r)],
+               (rates[std::size_t(r)] / rates[0] - 1) * 100, rates[0]);
+  }
 }
 
 // This rank's definitions, with call sites resolved to source (or, if !resolve, as addresses).
@@ -472,6 +486,7 @@ void finalize_enter(RegionRef region, void* return_address) noexcept {
   try {
     if (recorder) recorder->enter(enter_time, region, site);
     synchronize_clocks(s, "MPI_Finalize");
+    warn_rate_mismatches(s);
     Ticks leave_time = now();
     if (recorder) recorder->leave(leave_time, region);
     finish_archive(s, leave_time);

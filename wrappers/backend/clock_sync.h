@@ -1,5 +1,4 @@
-// Clock synchronization between ranks, behind a small interface so that further algorithms
-// (ring, tree) can be added next to the linear one. Each algorithm is collective over a
+// Clock synchronization between ranks (COLLWRAP_CLOCKSYNC). Each algorithm is collective over a
 // communicator whose rank 0 is the reference clock.
 #pragma once
 
@@ -27,13 +26,13 @@ class ClockSynchronizer {
   virtual ClockSyncResult synchronize(MPI_Comm comm) = 0;
 };
 
-// `patience`: stop a pair after this many exchanges without a smaller round trip.
+// `patience`: stop a pair after this many exchanges without a smaller round trip. `size`: the
+// communicator's size, which decides what `auto` means.
 std::unique_ptr<ClockSynchronizer> make_clock_synchronizer(ClockSyncKind kind,
-                                                           std::uint32_t patience);
+                                                           std::uint32_t patience, int size);
 
-// Upper bound on exchanges per pair, so a noisy machine cannot stall start-up.
-constexpr std::uint32_t max_exchanges_for(std::uint32_t patience) {
-  return 10 * patience + 10;
-}
+// The multi-hop algorithms, each in its own file.
+std::unique_ptr<ClockSynchronizer> make_ring_clock_sync(std::uint32_t patience);
+std::unique_ptr<ClockSynchronizer> make_tree_clock_sync(std::uint32_t patience);
 
 }  // namespace collwrap::tracer

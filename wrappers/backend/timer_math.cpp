@@ -1,5 +1,7 @@
 #include "backend/timer_math.h"
 
+#include <cmath>
+
 namespace collwrap::tracer {
 
 TimerSample tightest_sample(std::span<const BracketedReading> readings) {
@@ -20,6 +22,17 @@ double ticks_per_second(TimerSample earlier, TimerSample later) {
   if (later.monotonic_ns <= earlier.monotonic_ns || later.ticks <= earlier.ticks) return 0;
   return double(later.ticks - earlier.ticks) * 1e9 /
          double(later.monotonic_ns - earlier.monotonic_ns);
+}
+
+std::vector<int> rate_mismatches(std::span<const double> rates) {
+  std::vector<int> ranks;
+  if (rates.empty() || rates[0] <= 0) return ranks;
+  for (std::size_t i = 1; i < rates.size(); ++i) {
+    if (rates[i] > 0 && std::fabs(rates[i] / rates[0] - 1) > kRateMismatchTolerance) {
+      ranks.push_back(int(i));
+    }
+  }
+  return ranks;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "recorder.h"
 
@@ -28,6 +29,13 @@ TimerSample tightest_sample(std::span<const BracketedReading> readings);
 
 // Ticks per second between two samples; 0 when the interval is empty or runs backwards.
 double ticks_per_second(TimerSample earlier, TimerSample later);
+
+// Calibrated timer rates differ between ranks when their TSCs tick at different rates (or one
+// calibration was disturbed); their timestamps then drift apart between two synchronizations.
+// Returns the ranks whose rate differs from rank 0's (rates[0]) by more than
+// kRateMismatchTolerance, relative. Ranks without a rate (0) are skipped.
+constexpr double kRateMismatchTolerance = 1e-4;  // 0.01 %
+std::vector<int> rate_mismatches(std::span<const double> rates);
 
 // True when /proc/cpuinfo text lists both constant_tsc and nonstop_tsc: the TSC then ticks at
 // a fixed rate in every P- and C-state, so it is a usable clock.

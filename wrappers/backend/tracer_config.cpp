@@ -47,7 +47,27 @@ const char* timer_kind_name(TimerKind kind) {
 }
 
 const char* clocksync_kind_name(ClockSyncKind kind) {
-  return kind == ClockSyncKind::Linear ? "linear" : "off";
+  switch (kind) {
+    case ClockSyncKind::Auto:
+      return "auto";
+    case ClockSyncKind::Linear:
+      return "linear";
+    case ClockSyncKind::Ring:
+      return "ring";
+    case ClockSyncKind::Tree:
+      return "tree";
+    case ClockSyncKind::Off:
+      return "off";
+  }
+  return "?";
+}
+
+std::optional<ClockSyncKind> parse_clocksync_kind(std::string_view name) {
+  for (ClockSyncKind kind : {ClockSyncKind::Auto, ClockSyncKind::Linear, ClockSyncKind::Ring,
+                             ClockSyncKind::Tree, ClockSyncKind::Off}) {
+    if (name == clocksync_kind_name(kind)) return kind;
+  }
+  return std::nullopt;
 }
 
 TracerConfig read_config(EnvLookup get, std::vector<std::string>& problems) {
@@ -77,12 +97,10 @@ TracerConfig read_config(EnvLookup get, std::vector<std::string>& problems) {
 
   if (const char* v = get("COLLWRAP_CLOCKSYNC"); v && *v) {
     std::string_view s = v;
-    if (s == "linear")
-      config.clocksync = ClockSyncKind::Linear;
-    else if (s == "off")
-      config.clocksync = ClockSyncKind::Off;
+    if (auto kind = parse_clocksync_kind(s))
+      config.clocksync = *kind;
     else
-      invalid(problems, "COLLWRAP_CLOCKSYNC", v, "linear or off");
+      invalid(problems, "COLLWRAP_CLOCKSYNC", v, "auto, linear, ring, tree or off");
   }
 
   if (const char* v = get("COLLWRAP_CLOCKSYNC_ROUNDS"); v && *v) {

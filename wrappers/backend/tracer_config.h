@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backend/byte_stream.h"
@@ -12,13 +14,13 @@
 namespace collwrap::tracer {
 
 enum class TimerKind : std::uint8_t { Auto, Tsc, Monotonic, MpiWtime };
-enum class ClockSyncKind : std::uint8_t { Linear, Off };
+enum class ClockSyncKind : std::uint8_t { Auto, Linear, Ring, Tree, Off };
 
 struct TracerConfig {
   std::string trace_dir;              // COLLWRAP_TRACE_DIR; empty: collwrap-<program>-<date>-<time>
   TimerKind timer = TimerKind::Auto;  // COLLWRAP_TIMER
   std::uint32_t callsite_depth = 1;   // COLLWRAP_CALLSITE_DEPTH; 0 records no call sites
-  ClockSyncKind clocksync = ClockSyncKind::Linear;  // COLLWRAP_CLOCKSYNC
+  ClockSyncKind clocksync = ClockSyncKind::Auto;  // COLLWRAP_CLOCKSYNC
   std::uint32_t clocksync_rounds = 30;  // COLLWRAP_CLOCKSYNC_ROUNDS: patience d of the min-RTT rule
   bool verbose = false;                 // COLLWRAP_VERBOSE
   std::uint32_t buffer_mib = 32;  // COLLWRAP_BUFFER_MB: event memory per thread before a flush
@@ -36,5 +38,7 @@ TracerConfig read_config(EnvLookup get, std::vector<std::string>& problems);
 
 const char* timer_kind_name(TimerKind kind);
 const char* clocksync_kind_name(ClockSyncKind kind);
+// The inverse of clocksync_kind_name (for COLLWRAP_CLOCKSYNC and collwrap-timercheck --sync).
+std::optional<ClockSyncKind> parse_clocksync_kind(std::string_view name);
 
 }  // namespace collwrap::tracer

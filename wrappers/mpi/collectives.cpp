@@ -294,12 +294,12 @@ CollectiveCall describe_neighbor_alltoallw(const Tracing& t, const int sendcount
 }
 
 void handle_collective_begin(const Tracing& t, const CollectiveCall& call) {
-  if (call.comm) t.rec.mpi_collective_begin(now());
+  if (call.comm) t.rec.mpi_collective_begin(t.entered);
 }
 
 void handle_collective_end(const Tracing& t, const CollectiveCall& call) {
   if (!call.comm) return;
-  t.rec.mpi_collective_end(now(), call.op, call.comm->ref, call.root, call.bytes.sent,
+  t.rec.mpi_collective_end(t.left, call.op, call.comm->ref, call.root, call.bytes.sent,
                            call.bytes.received);
 }
 
@@ -313,7 +313,7 @@ void handle_nbc_post(const Tracing& t, int rc, const CollectiveCall& call,
   tracked.bytes = call.bytes.sent;
   tracked.received = call.bytes.received;
   tracked.op = call.op;
-  t.rec.nbc_request(now(), t.sem.requests.post(*request, tracked));
+  t.rec.nbc_request(t.entered, t.sem.requests.post(*request, tracked));
 }
 
 }  // namespace collwrap::tracer

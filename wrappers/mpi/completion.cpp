@@ -67,7 +67,7 @@ void CompletionScope::complete(int index, int status_index) {
   p.completed = true;
   const MPI_Status& status = statuses_[status_index];
   const TrackedRequest& r = *p.request;
-  const Ticks time = now();
+  const Ticks time = t_.left;
   if (r.kind == RequestKind::Collective) {
     t_.rec.nbc_complete(time, r.op, r.comm->ref, r.peer, r.bytes, r.received, r.id);
   } else if (t_.sem.mpi.cancelled(status)) {
@@ -86,7 +86,7 @@ void CompletionScope::record_unsuccessful_tests() {
   if (kind_ != CompletionKind::Test) return;
   for (int i = 0; i < count_; ++i) {
     const Pending& p = pending_[static_cast<std::size_t>(i)];
-    if (p.request && !p.completed) t_.rec.mpi_request_test(now(), p.request->id);
+    if (p.request && !p.completed) t_.rec.mpi_request_test(t_.left, p.request->id);
   }
 }
 

@@ -162,7 +162,7 @@ def wrapped_functions(protos):
 # Rendering
 
 # Names the wrapper itself declares; a parameter spelled like one is renamed in the wrapper.
-_WRAPPER_LOCALS = {"r", "c", "rc", "kRegion"}
+_WRAPPER_LOCALS = {"r", "c", "rc", "kRegion", "entered", "left"}
 
 
 def _emitted_names(proto):
@@ -219,10 +219,14 @@ def render_wrapper(proto, region, spec):
     has_semantics = any(sub.values())
     return (head +
             "  ThreadRecorder* const r = thread_recorder();\n" + untraced +
-            ("  [[maybe_unused]] const Tracing c{*r, semantics()};\n" if has_semantics else "") +
-            "  r->enter(now(), kRegion, intern_callsite(__builtin_return_address(0)));\n" +
-            prepare + _guarded(proto, sub["before"]) + call + _guarded(proto, sub["after"]) +
-            "  r->leave(now(), kRegion);\n  return rc;\n}\n")
+            "  const Ticks entered = now();\n"
+            "  r->enter(entered, kRegion, intern_callsite(__builtin_return_address(0)));\n" +
+            ("  [[maybe_unused]] Tracing c{*r, semantics(), entered};\n" if has_semantics else "") +
+            prepare + _guarded(proto, sub["before"]) + call +
+            "  const Ticks left = now();\n" +
+            ("  c.left = left;\n" if sub["after"] else "") +
+            _guarded(proto, sub["after"]) +
+            "  r->leave(left, kRegion);\n  return rc;\n}\n")
 
 
 def _indent(block):

@@ -43,9 +43,9 @@ std::optional<TrackedRequest> recv_request(const Tracing& t, int source, MPI_Com
 // MpiIsend or MpiIrecvRequest for a request that has just been posted or started.
 void record_post(const Tracing& t, const TrackedRequest& r) {
   if (r.kind == RequestKind::Send) {
-    t.rec.mpi_isend(now(), r.peer, r.comm->ref, r.tag, r.bytes, r.id);
+    t.rec.mpi_isend(t.entered, r.peer, r.comm->ref, r.tag, r.bytes, r.id);
   } else {
-    t.rec.mpi_irecv_request(now(), r.id);
+    t.rec.mpi_irecv_request(t.entered, r.id);
   }
 }
 
@@ -55,7 +55,7 @@ void post_and_record(const Tracing& t, MPI_Request handle, TrackedRequest reques
 }
 
 void record_recv(const Tracing& t, const CommEntry& comm, const MPI_Status& status) {
-  t.rec.mpi_recv(now(), comm.peer_index(status.MPI_SOURCE), comm.ref,
+  t.rec.mpi_recv(t.left, comm.peer_index(status.MPI_SOURCE), comm.ref,
                  static_cast<std::uint32_t>(status.MPI_TAG), t.sem.mpi.received_bytes(status));
 }
 
@@ -63,7 +63,7 @@ void record_recv(const Tracing& t, const CommEntry& comm, const MPI_Status& stat
 
 void handle_send(const Tracing& t, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   if (const auto send = send_request(t, count, type, dest, tag, comm)) {
-    t.rec.mpi_send(now(), send->peer, send->comm->ref, send->tag, send->bytes);
+    t.rec.mpi_send(t.entered, send->peer, send->comm->ref, send->tag, send->bytes);
   }
 }
 

@@ -43,10 +43,19 @@ class Semantics {
 // calls may still come from atexit handlers and other threads while the process exits.
 Semantics& semantics() noexcept;
 
-// What a handler needs for one MPI call: where to record, and the process's state.
+// What a handler needs for one MPI call: where to record, the process's state, and the times
+// of the call's Enter and Leave records. Every record of a call reuses one of those two times
+// instead of reading the clock again: a read costs as much as a small record, and OTF2 writes a
+// record that shares the previous record's time without a timestamp of its own. Records that
+// describe what the call started (MpiSend, MpiIsend, MpiIrecvRequest, MpiCollectiveBegin, a
+// nonblocking collective's request) take `entered`; records of what it completed (MpiRecv,
+// completions, unsuccessful tests, MpiCollectiveEnd) take `left`, which the wrapper sets when
+// the PMPI function returns, before the handlers that run after it.
 struct Tracing {
   ThreadRecorder& rec;
   Semantics& sem;
+  Ticks entered = 0;
+  Ticks left = 0;
 };
 
 // Reports the first internal failure as one `collwrap:` line on stderr; the program goes on.

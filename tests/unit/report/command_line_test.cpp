@@ -23,12 +23,14 @@ TEST(CommandLine, Defaults) {
   EXPECT_EQ(cl.rules.sendrecv_window, RuleOptions{}.sendrecv_window);
   EXPECT_EQ(cl.top, 10u);
   EXPECT_FALSE(cl.quiet);
+  EXPECT_TRUE(cl.clock_repair);
 }
 
 TEST(CommandLine, EveryOptionInBothSpellings) {
   const CommandLine cl =
       parse({"--patterns", "late_sender,wrong_order", "t", "--json=-", "--eager-threshold", "65536",
-             "--min-wait=0.001", "--sendrecv-window", "2e-4", "--top=3", "--quiet"});
+             "--min-wait=0.001", "--sendrecv-window", "2e-4", "--top=3", "--quiet",
+             "--no-clock-repair"});
   EXPECT_EQ(cl.trace_path, "t");
   ASSERT_EQ(cl.patterns.size(), 2u);
   EXPECT_EQ(cl.patterns[1], &kWrongOrder);
@@ -38,6 +40,7 @@ TEST(CommandLine, EveryOptionInBothSpellings) {
   EXPECT_EQ(cl.rules.sendrecv_window, 200'000);
   EXPECT_EQ(cl.top, 3u);
   EXPECT_TRUE(cl.quiet);
+  EXPECT_FALSE(cl.clock_repair);
 }
 
 TEST(CommandLine, HelpAndVersionNeedNoTrace) {
@@ -81,11 +84,32 @@ TEST(CommandLine, MistakesSayWhatToDo) {
 TEST(CommandLine, UsageListsOptionsDefaultsAndPatterns) {
   const std::string u = usage_text();
   for (const char* option : {"--patterns", "--json", "--eager-threshold", "--min-wait",
-                             "--sendrecv-window", "--top", "--quiet", "--version", "--help"})
+                             "--sendrecv-window", "--top", "--quiet", "--no-clock-repair", "--version",
+                             "--help"})
     EXPECT_NE(u.find(option), std::string::npos) << option;
   for (const Pattern* p : pattern_catalog()) EXPECT_NE(u.find(p->id), std::string::npos);
   EXPECT_NE(u.find("4096 within a node, 65536 between nodes"), std::string::npos);
   EXPECT_NE(u.find("1e-05 s = 10.0 µs"), std::string::npos) << u;
+}
+
+TEST(CommandLine, ReportFileOptions) {
+  const CommandLine cl =
+      parse({"t", "--sqlite", "runs.db", "--sarif=r.sarif", "--matrix-csv", "m.csv", "--timeline",
+             "tl.json", "--time-window=1.5:2", "--timeline-max-events", "1000"});
+  EXPECT_EQ(cl.sqlite_path, "runs.db");
+  EXPECT_EQ(cl.sarif_path, "r.sarif");
+  EXPECT_EQ(cl.matrix_csv_path, "m.csv");
+  EXPECT_EQ(cl.timeline_path, "tl.json");
+  EXPECT_EQ(cl.timeline.start, 1'500'000'000);
+  EXPECT_EQ(cl.timeline.end, 2'000'000'000);
+  EXPECT_EQ(cl.timeline.max_calls, 1000u);
+  expect_usage_error({"t", "--sarif", "/tmp"}, "--sarif names a directory");
+  expect_usage_error({"t", "--sqlite", "/no/such/dir/runs.db"}, "does not exist");
+  expect_usage_error({"t", "--time-window", "2"}, "--time-window needs START:END");
+  expect_usage_error({"t", "--time-window", "2:1"}, "ends before it starts");
+  for (const char* option :
+       {"--sqlite", "--sarif", "--matrix-csv", "--timeline", "--time-window", "--timeline-max-events"})
+    EXPECT_NE(usage_text().find(option), std::string::npos) << option;
 }
 
 }  // namespace

@@ -43,5 +43,17 @@ TEST(InvariantTsc, MatchesWholeFlagsOnly) {
   EXPECT_TRUE(cpuinfo_has_invariant_tsc("flags\t: constant_tsc nonstop_tsc"));
 }
 
+TEST(RateMismatches, NamesRanksMoreThanOneHundredthOfAPercentOffRankZero) {
+  // 3 GHz: 0.01 % is 300 kHz. Rank 1 is just inside, rank 2 just outside above, rank 4 below.
+  std::vector<double> rates{3.0e9, 3.0e9 + 2.9e5, 3.0e9 + 3.1e5, 3.0e9, 3.0e9 - 3.1e5};
+  EXPECT_EQ(rate_mismatches(rates), (std::vector<int>{2, 4}));
+}
+
+TEST(RateMismatches, SkipsUnknownRatesAndNeedsRankZero) {
+  EXPECT_TRUE(rate_mismatches(std::vector<double>{1e9, 0, 1e9}).empty());
+  EXPECT_TRUE(rate_mismatches(std::vector<double>{0, 2e9}).empty());
+  EXPECT_TRUE(rate_mismatches(std::vector<double>{}).empty());
+}
+
 }  // namespace
 }  // namespace collwrap::tracer

@@ -27,7 +27,7 @@ TEST(TracerConfig, DefaultsWithoutEnvironment) {
   EXPECT_EQ(c.trace_dir, "");
   EXPECT_EQ(c.timer, TimerKind::Auto);
   EXPECT_EQ(c.callsite_depth, 1u);
-  EXPECT_EQ(c.clocksync, ClockSyncKind::Linear);
+  EXPECT_EQ(c.clocksync, ClockSyncKind::Auto);
   EXPECT_EQ(c.clocksync_rounds, 30u);
   EXPECT_FALSE(c.verbose);
   EXPECT_EQ(c.buffer_mib, 32u);
@@ -58,13 +58,13 @@ TEST(TracerConfig, InvalidValuesKeepDefaultsAndAreReported) {
   TracerConfig c = read({{"COLLWRAP_TIMER", "sundial"},
                          {"COLLWRAP_CALLSITE_DEPTH", "99"},
                          {"COLLWRAP_CLOCKSYNC_ROUNDS", "ten"},
-                         {"COLLWRAP_CLOCKSYNC", "ring"}},
+                         {"COLLWRAP_CLOCKSYNC", "star"}},
                         problems);
   EXPECT_EQ(problems.size(), 4u);
   EXPECT_EQ(c.timer, TimerKind::Auto);
   EXPECT_EQ(c.callsite_depth, 1u);
   EXPECT_EQ(c.clocksync_rounds, 30u);
-  EXPECT_EQ(c.clocksync, ClockSyncKind::Linear);
+  EXPECT_EQ(c.clocksync, ClockSyncKind::Auto);
   EXPECT_NE(problems[0].find("COLLWRAP_TIMER='sundial'"), std::string::npos);
 }
 
@@ -89,6 +89,17 @@ TEST(TracerConfig, SerializationRoundTrips) {
   EXPECT_EQ(d.clocksync_rounds, c.clocksync_rounds);
   EXPECT_EQ(d.verbose, c.verbose);
   EXPECT_EQ(d.buffer_mib, c.buffer_mib);
+}
+
+TEST(TracerConfig, ReadsEveryClockSyncAlgorithm) {
+  for (ClockSyncKind kind : {ClockSyncKind::Auto, ClockSyncKind::Linear, ClockSyncKind::Ring,
+                             ClockSyncKind::Tree, ClockSyncKind::Off}) {
+    std::vector<std::string> problems;
+    TracerConfig c = read({{"COLLWRAP_CLOCKSYNC", clocksync_kind_name(kind)}}, problems);
+    EXPECT_TRUE(problems.empty());
+    EXPECT_EQ(c.clocksync, kind);
+  }
+  EXPECT_FALSE(parse_clocksync_kind("Tree").has_value());
 }
 
 }  // namespace

@@ -110,10 +110,24 @@ class Rendering(unittest.TestCase):
                       'void *attribute_val, int *flag)', text)
         self.assertIn("constexpr RegionRef kRegion = 3;", text)
         self.assertIn("if (!r) return PMPI_Attr_get(comm, keyval, attribute_val, flag);", text)
-        self.assertIn("r->enter(now(), kRegion, intern_callsite(__builtin_return_address(0)));",
+        self.assertIn("const Ticks entered = now();", text)
+        self.assertIn("r->enter(entered, kRegion, intern_callsite(__builtin_return_address(0)));",
                       text)
-        self.assertIn("r->leave(now(), kRegion);", text)
+        self.assertLess(text.index("const int rc = PMPI_Attr_get"),
+                        text.index("const Ticks left = now();"))
+        self.assertIn("r->leave(left, kRegion);", text)
+        self.assertEqual(text.count("now()"), 2)
         self.assertNotIn("Tracing c", text)
+
+    def test_handlers_reuse_the_enter_and_leave_times(self):
+        both = wrapper_spec.Semantics(before="handle_send(c, {count});",
+                                      after="handle_recv(c, rc, {comm});")
+        text = gen_wrappers.render_wrapper(parse()["MPI_Send"], 0, both)
+        self.assertEqual(text.count("now()"), 2)
+        self.assertIn("Tracing c{*r, semantics(), entered};", text)
+        self.assertLess(text.index("handle_send"), text.index("const int rc = PMPI_Send"))
+        self.assertLess(text.index("const Ticks left = now();"), text.index("c.left = left;"))
+        self.assertLess(text.index("c.left = left;"), text.index("handle_recv"))
 
     def test_semantic_wrapper_calls_its_handler_guarded(self):
         text = self.render("MPI_Send")

@@ -1,0 +1,310 @@
+#include "clock_repair.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace collwrap {
+namespace {
+
+constexpr TimeNs kEarliest = std::numeric_limits<TimeNs>::min();
+constexpr TimeNs kLatest = std::numeric_limits<TimeNs>::max();
+
+// One location's events as one sequence: per call its Enter, its ops, its Leave. Positions
+// follow from call_first_op, so no table is needed to find an op's or a call's place.
+std::uint32_t enter_position(const Location& l, std::uint32_t call) {
+  return 2 * call + l.call_first_op[call];
+}
+// Every op belongs to a call: the reader drops MPI records outside any call.
+std::uint32_t op_position(const Location& l, std::uint32_t op) {
+  return 2 * l.op_call[op] + 1 + op;
+}
+std::uint32_t leave_position(const Location& l, std::uint32_t call) {
+  return 2 * call + 1 + l.call_first_op[call + 1];
+}
+
+struct EventRef {
+  std::uint32_t loc = kNone;
+  std::uint32_t pos = kNone;
+};
+
+// A message: the receive completes no earlier than the send started plus the latency.
+struct MessageEdge {
+  EventRef send, recv;
+  TimeNs latency;
+};
+
+// A collective member: the entry into the call that started it, the exit from the call that
+// completed it.
+struct Member {
+  EventRef enter, exit;
+};
+
+// Members [first, first + count) of `members`, in rank-in-communicator order.
+struct Instance {
+  CollFamily family;
+  std::uint32_t first, count;
+  std::uint32_t root = kNone;  // index among the members
+  TimeNs latency;              // between nodes if the members span several nodes
+};
+
+// Per-location values over the flat event sequence.
+using Grid = std::vector<std::vector<TimeNs>>;
+
+class ClockCondition {
+ public:
+  ClockCondition(Trace& trace, const Matching& m, const ClockRepairOptions& o) {
+    events_.resize(trace.locations.size());
+    for (std::size_t li = 0; li < trace.locations.size(); ++li) {
+      Location& l = trace.locations[li];
+      std::vector<TimeNs*>& ev = events_[li];
+      ev.reserve(2 * l.calls() + l.ops());
+      for (std::uint32_t c = 0; c < l.calls(); ++c) {
+        ev.push_back(&l.call_enter[c]);
+        for (std::uint32_t op = l.call_first_op[c]; op < l.call_first_op[c + 1]; ++op)
+          ev.push_back(&l.op_time[op]);
+        ev.push_back(&l.call_leave[c]);
+      }
+    }
+    const auto latency = [&](std::uint32_t a, std::uint32_t b) {
+      return trace.locations[a].node == trace.locations[b].node ? o.latency_same_node
+                                                                : o.latency_between_nodes;
+    };
+    for (const Message& msg : m.messages) {
+      if (!msg.send.valid() || !msg.recv.valid()) continue;
+      const Location& s = trace.locations[msg.send.loc];
+      const Location& r = trace.locations[msg.recv.loc];
+      messages_.push_back({{msg.send.loc, op_position(s, msg.send.op)},
+                           {msg.recv.loc, op_position(r, msg.recv.op)},
+                           latency(msg.send.loc, msg.recv.loc)});
+    }
+    for (const CollectiveInstance& c : m.collectives) add_collective(trace, m, c, o);
+  }
+
+  std::size_t locations() const { return events_.size(); }
+  std::size_t size(std::size_t loc) const { return events_[loc].size(); }
+  TimeNs time(std::size_t loc, std::size_t pos) const { return *events_[loc][pos]; }
+  void set(std::size_t loc, std::size_t pos, TimeNs t) { *events_[loc][pos] = t; }
+
+  // The earliest time each receive and collective exit may have (kEarliest for other
+  // events), from the current times. Returns the violations of the current times, counted as
+  // MatchCounts::clock_violations counts them (without latency).
+  std::uint64_t lower_bounds(Grid& lower) const {
+    reset(lower, kEarliest);
+    std::uint64_t violations = 0;
+    for (const MessageEdge& e : messages_) {
+      const TimeNs send = at(e.send);
+      violations += at(e.recv) < send;
+      raise(lower, e.recv, send + e.latency);
+    }
+    for (const Instance& inst : instances_) violations += collective_bounds(inst, lower);
+    return violations;
+  }
+
+  // The latest time each send and collective entry may have (kLatest for other events), so
+  // that its receives and dependent exits keep their latency.
+  void upper_bounds(Grid& upper) const {
+    reset(upper, kLatest);
+    for (const MessageEdge& e : messages_) lower(upper, e.send, at(e.recv) - e.latency);
+    for (const Instance& inst : instances_) collective_caps(inst, upper);
+  }
+
+ private:
+  void add_collective(const Trace& trace, const Matching& m, const CollectiveInstance& c,
+                      const ClockRepairOptions& o) {
+    const CollFamily family = collective_family(c.op);
+    if (family == CollFamily::Other) return;
+    bool moves_data = false, several_nodes = false;
+    Instance inst{family, static_cast<std::uint32_t>(members_.size()), 0, kNone,
+                  o.latency_same_node};
+    for (std::uint32_t i = 0; i < c.member_count; ++i) {
+      const OpRef member = m.members[c.first_member + i];
+      const OpRef start = m.starts[c.first_member + i];
+      const Location& l = trace.locations[member.loc];
+      const std::uint32_t first_call = l.op_call[start.valid() ? start.op : member.op];
+      members_.push_back({{member.loc, enter_position(l, first_call)},
+                          {member.loc, leave_position(l, l.op_call[member.op])}});
+      moves_data |= l.op_bytes[member.op] > 0 || l.op_bytes_received[member.op] > 0;
+      several_nodes |= l.node != trace.locations[m.members[c.first_member].loc].node;
+      if (l.rank == c.root) inst.root = i;
+    }
+    inst.count = c.member_count;
+    if (several_nodes) inst.latency = o.latency_between_nodes;
+    // Collectives that move no data need not synchronize (as in the matcher), except barriers.
+    if (!moves_data && family != CollFamily::Barrier) {
+      members_.resize(inst.first);
+      return;
+    }
+    instances_.push_back(inst);
+  }
+
+  // Who must have entered before whom may leave: see collective_family.
+  std::uint64_t collective_bounds(const Instance& inst, Grid& lower) const {
+    const Member* m = &members_[inst.first];
+    std::uint64_t violations = 0;
+    const auto need = [&](const Member& member, TimeNs entered) {
+      violations += at(member.exit) < entered;
+      raise(lower, member.exit, entered + inst.latency);
+    };
+    TimeNs last = kEarliest;
+    for (std::uint32_t i = 0; i < inst.count; ++i) {
+      last = std::max(last, at(m[i].enter));
+      if (inst.family == CollFamily::Prefix) need(m[i], last);
+    }
+    switch (inst.family) {
+      case CollFamily::Barrier:
+      case CollFamily::NxN:
+        for (std::uint32_t i = 0; i < inst.count; ++i) need(m[i], last);
+        break;
+      case CollFamily::OneToN:
+        if (inst.root == kNone) break;
+        for (std::uint32_t i = 0; i < inst.count; ++i)
+          if (i != inst.root) need(m[i], at(m[inst.root].enter));
+        break;
+      case CollFamily::NToOne:
+        if (inst.root != kNone) need(m[inst.root], last);
+        break;
+      case CollFamily::Prefix:
+      case CollFamily::Other:
+        break;
+    }
+    return violations;
+  }
+
+  void collective_caps(const Instance& inst, Grid& upper) const {
+    const Member* m = &members_[inst.first];
+    const auto cap = [&](const Member& member, TimeNs exited) {
+      lower(upper, member.enter, exited - inst.latency);
+    };
+    TimeNs first_exit = kLatest;
+    for (std::uint32_t i = inst.count; i-- > 0;) {
+      first_exit = std::min(first_exit, at(m[i].exit));
+      if (inst.family == CollFamily::Prefix) cap(m[i], first_exit);
+    }
+    switch (inst.family) {
+      case CollFamily::Barrier:
+      case CollFamily::NxN:
+        for (std::uint32_t i = 0; i < inst.count; ++i) cap(m[i], first_exit);
+        break;
+      case CollFamily::OneToN: {
+        if (inst.root == kNone) break;
+        TimeNs non_root_exit = kLatest;
+        for (std::uint32_t i = 0; i < inst.count; ++i)
+          if (i != inst.root) non_root_exit = std::min(non_root_exit, at(m[i].exit));
+        cap(m[inst.root], non_root_exit);
+        break;
+      }
+      case CollFamily::NToOne:
+        if (inst.root == kNone) break;
+        for (std::uint32_t i = 0; i < inst.count; ++i) cap(m[i], at(m[inst.root].exit));
+        break;
+      case CollFamily::Prefix:
+      case CollFamily::Other:
+        break;
+    }
+  }
+
+  TimeNs at(EventRef e) const { return *events_[e.loc][e.pos]; }
+  static void raise(Grid& g, EventRef e, TimeNs t) {
+    g[e.loc][e.pos] = std::max(g[e.loc][e.pos], t);
+  }
+  static void lower(Grid& g, EventRef e, TimeNs t) {
+    g[e.loc][e.pos] = std::min(g[e.loc][e.pos], t);
+  }
+  void reset(Grid& g, TimeNs value) const {
+    g.resize(events_.size());
+    for (std::size_t li = 0; li < events_.size(); ++li) g[li].assign(events_[li].size(), value);
+  }
+
+  std::vector<std::vector<TimeNs*>> events_;
+  std::vector<MessageEdge> messages_;
+  std::vector<Member> members_;
+  std::vector<Instance> instances_;
+};
+
+// γ of pass `pass` (0-based): 0.99999, 0.9999, 0.999, then ×0.9 per pass.
+double gamma_of_pass(unsigned pass) {
+  constexpr double kFirst[] = {0.99999, 0.9999, 0.999};
+  if (pass < 3) return kFirst[pass];
+  return kFirst[2] * std::pow(0.9, pass - 2);
+}
+
+// Forward pass over one location: `before` holds its times at the start of the pass,
+// `original` its times as read; writes the moved times.
+void forward(ClockCondition& cc, std::size_t loc, const std::vector<TimeNs>& before,
+             const std::vector<TimeNs>& original, const std::vector<TimeNs>& lower, double gamma,
+             const ClockRepairOptions& o) {
+  TimeNs previous = kEarliest;
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    TimeNs t = std::max(before[i], lower[i]);
+    if (i > 0) {
+      const TimeNs interval = original[i] - original[i - 1];
+      t = std::max({t, previous + std::min(o.min_event_gap, interval),
+                    previous + static_cast<TimeNs>(gamma * static_cast<double>(interval))});
+    }
+    cc.set(loc, i, t);
+    previous = t;
+  }
+}
+
+// Backward amortization over one location: an event is moved at least as far as the next one
+// minus a slope times their interval, but a send or entry no further than its cap.
+void backward(ClockCondition& cc, std::size_t loc, const std::vector<TimeNs>& before,
+              const std::vector<TimeNs>& upper, const ClockRepairOptions& o) {
+  if (before.empty()) return;
+  TimeNs next_shift = cc.time(loc, before.size() - 1) - before.back();
+  for (std::size_t i = before.size() - 1; i-- > 0;) {
+    const TimeNs forward_shift = cc.time(loc, i) - before[i];
+    const auto slack =
+        static_cast<TimeNs>(o.amortization_slope * static_cast<double>(before[i + 1] - before[i]));
+    TimeNs amortized = next_shift - slack;
+    if (upper[i] != kLatest) amortized = std::min(amortized, upper[i] - before[i]);
+    next_shift = std::max(forward_shift, amortized);
+    cc.set(loc, i, before[i] + next_shift);
+  }
+}
+
+}  // namespace
+
+ClockRepairReport repair_clocks(Trace& trace, const Matching& matching,
+                                const ClockRepairOptions& options) {
+  // The matcher has counted the violations with the same definition; without any, the
+  // per-event tables (about 24 bytes per event) are not worth building.
+  if (matching.counts.clock_violations == 0) {
+    trace.clock.violations_before_repair = trace.clock.violations_after_repair = 0;
+    trace.clock.max_repair_shift_s = 0;
+    return {};
+  }
+  ClockCondition cc(trace, matching, options);
+  Grid lower, upper, original(cc.locations()), before(cc.locations());
+  for (std::size_t li = 0; li < cc.locations(); ++li)
+    for (std::size_t i = 0; i < cc.size(li); ++i) original[li].push_back(cc.time(li, i));
+
+  ClockRepairReport report;
+  report.violations_before = report.violations_after = cc.lower_bounds(lower);
+  while (report.violations_after > 0 && report.passes < options.max_passes) {
+    const double gamma = gamma_of_pass(report.passes++);
+    for (std::size_t li = 0; li < cc.locations(); ++li) {
+      before[li].clear();
+      for (std::size_t i = 0; i < cc.size(li); ++i) before[li].push_back(cc.time(li, i));
+      forward(cc, li, before[li], original[li], lower[li], gamma, options);
+    }
+    cc.upper_bounds(upper);
+    for (std::size_t li = 0; li < cc.locations(); ++li)
+      backward(cc, li, before[li], upper[li], options);
+    report.violations_after = cc.lower_bounds(lower);
+  }
+
+  for (std::size_t li = 0; li < cc.locations(); ++li)
+    for (std::size_t i = 0; i < cc.size(li); ++i) {
+      report.max_shift = std::max(report.max_shift, cc.time(li, i) - original[li][i]);
+      trace.end = std::max(trace.end, cc.time(li, i));
+    }
+  trace.clock.violations_before_repair = report.violations_before;
+  trace.clock.violations_after_repair = report.violations_after;
+  trace.clock.max_repair_shift_s = static_cast<double>(report.max_shift) * 1e-9;
+  return report;
+}
+
+}  // namespace collwrap

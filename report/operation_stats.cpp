@@ -1,0 +1,75 @@
+#include "operation_stats.h"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <map>
+#include <tuple>
+
+#include "result_units.h"
+
+namespace collwrap {
+namespace {
+
+std::uint64_t call_bytes(const Location& l, std::size_t call) {
+  std::uint64_t bytes = 0;
+  for (std::uint32_t op = l.call_first_op[call]; op < l.call_first_op[call + 1]; ++op)
+    bytes += l.op_bytes[op] + l.op_bytes_received[op];
+  return bytes;
+}
+
+struct Accumulator {
+  std::uint64_t count = 0;
+  TimeNs total = 0;
+  TimeNs min = std::numeric_limits<TimeNs>::max();
+  TimeNs max = 0;
+};
+
+}  // namespace
+
+std::pair<std::uint64_t, std::uint64_t> size_bucket(std::uint64_t bytes) {
+  if (bytes == 0) return {0, 0};
+  // Powers of 4 start at even bit positions: round the highest set bit down to one.
+  const int shift = (std::bit_width(bytes) - 1) & ~1;
+  const std::uint64_t low = std::uint64_t{1} << shift;
+  const std::uint64_t high =
+      shift >= 62 ? std::numeric_limits<std::uint64_t>::max() : (low << 2) - 1;
+  return {low, high};
+}
+
+std::vector<OperationStats> operation_stats(const Trace& trace) {
+  // Key: region, bucket low bound.
+  std::map<std::pair<std::uint32_t, std::uint64_t>, Accumulator> groups;
+  TimeNs all_mpi = 0;
+  for (const Location& l : trace.locations) {
+    for (std::size_t c = 0; c < l.calls(); ++c) {
+      const TimeNs d = l.call_leave[c] - l.call_enter[c];
+      Accumulator& a = groups[{l.call_region[c], size_bucket(call_bytes(l, c)).first}];
+      ++a.count;
+      a.total += d;
+      a.min = std::min(a.min, d);
+      a.max = std::max(a.max, d);
+      all_mpi += d;
+    }
+  }
+  std::vector<OperationStats> stats;
+  stats.reserve(groups.size());
+  for (const auto& [key, a] : groups) {
+    OperationStats s;
+    s.function = trace.regions[key.first].name;
+    std::tie(s.bytes_min, s.bytes_max) = size_bucket(key.second);
+    s.count = a.count;
+    s.total_s = seconds(a.total);
+    s.mean_s = s.total_s / static_cast<double>(a.count);
+    s.min_s = seconds(a.min);
+    s.max_s = seconds(a.max);
+    s.percent_of_mpi_time =
+        all_mpi > 0 ? 100.0 * static_cast<double>(a.total) / static_cast<double>(all_mpi) : 0.0;
+    stats.push_back(std::move(s));
+  }
+  std::stable_sort(stats.begin(), stats.end(),
+                   [](const auto& a, const auto& b) { return a.total_s > b.total_s; });
+  return stats;
+}
+
+}  // namespace collwrap

@@ -1,0 +1,218 @@
+#include "sqlite_writer.h"
+
+#include <sqlite3.h>
+
+#include <concepts>
+#include <ctime>
+#include <memory>
+#include <string_view>
+
+#include "sqlite_schema.h"
+
+namespace collwrap {
+namespace {
+
+// Another analyzer may hold the write lock while it appends a large run.
+constexpr int kBusyTimeoutMs = 60'000;
+
+struct CloseDatabase {
+  void operator()(sqlite3* db) const { sqlite3_close(db); }
+};
+using Database = std::unique_ptr<sqlite3, CloseDatabase>;
+
+class Writer {
+ public:
+  Writer(sqlite3* db, const std::string& path) : db_(db), path_(path) {}
+
+  [[noreturn]] void fail(std::string_view doing) const {
+    throw DatabaseError("cannot " + std::string(doing) + " in the database '" + path_ +
+                        "': " + sqlite3_errmsg(db_));
+  }
+
+  void exec(const char* sql, std::string_view doing) const {
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) fail(doing);
+  }
+
+  // A prepared statement, bound by position and run once per row.
+  class Statement {
+   public:
+    Statement(const Writer& w, const char* sql) : w_(w) {
+      if (sqlite3_prepare_v2(w_.db_, sql, -1, &stmt_, nullptr) != SQLITE_OK)
+        w_.fail("prepare a statement");
+    }
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+    ~Statement() { sqlite3_finalize(stmt_); }
+
+    template <typename... Values>
+    void row(const Values&... values) {
+      int column = 0;
+      (bind(++column, values), ...);
+      if (sqlite3_step(stmt_) != SQLITE_DONE) w_.fail("append a row");
+      sqlite3_reset(stmt_);
+      sqlite3_clear_bindings(stmt_);
+    }
+
+    // For statements that return one integer (RETURNING …).
+    template <typename... Values>
+    std::int64_t row_id(const Values&... values) {
+      int column = 0;
+      (bind(++column, values), ...);
+      if (sqlite3_step(stmt_) != SQLITE_ROW) w_.fail("append a row");
+      const std::int64_t id = sqlite3_column_int64(stmt_, 0);
+      if (sqlite3_step(stmt_) != SQLITE_DONE) w_.fail("append a row");
+      sqlite3_reset(stmt_);
+      sqlite3_clear_bindings(stmt_);
+      return id;
+    }
+
+   private:
+    void bind(int column, const std::string& text) {
+      // SQLITE_TRANSIENT: SQLite copies the text, so the caller's string may go away.
+      check(sqlite3_bind_text(stmt_, column, text.data(), static_cast<int>(text.size()),
+                              SQLITE_TRANSIENT));
+    }
+    void bind(int column, double value) { check(sqlite3_bind_double(stmt_, column, value)); }
+    template <std::integral Int>
+    void bind(int column, Int value) {
+      check(sqlite3_bind_int64(stmt_, column, static_cast<sqlite3_int64>(value)));
+    }
+    void check(int status) const {
+      if (status != SQLITE_OK) w_.fail("bind a value");
+    }
+
+    const Writer& w_;
+    sqlite3_stmt* stmt_ = nullptr;
+  };
+
+ private:
+  sqlite3* db_;
+  const std::string& path_;
+};
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string peer_list(const std::vector<std::int32_t>& peers) {
+  std::string text;
+  for (const std::int32_t p : peers) text += (text.empty() ? "" : ",") + std::to_string(p);
+  return text;
+}
+
+int schema_version(const Writer& w) {
+  Writer::Statement query(w, "PRAGMA user_version");
+  return static_cast<int>(query.row_id());
+}
+
+std::int64_t insert_run(const Writer& w, const AnalysisResult& r) {
+  Writer::Statement run(
+      w,
+      "INSERT INTO runs (analyzed_at, tool_version, trace_path, program, world_size, duration_s,"
+      " total_time_s, total_mpi_time_s, findings, instances)"
+      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING run_id");
+  return run.row_id(utc_now(), r.tool_version, r.trace.path, r.trace.program, r.trace.world_size,
+                    r.trace.duration_s, r.summary.total_time_s, r.summary.total_mpi_time_s,
+                    r.summary.findings, r.summary.instances);
+}
+
+void insert_ranks(const Writer& w, std::int64_t run_id, const AnalysisResult& r) {
+  Writer::Statement rank(w,
+                         "INSERT INTO ranks (run_id, rank, node, threads, time_s, mpi_time_s)"
+                         " VALUES (?, ?, ?, ?, ?, ?)");
+  for (const RankSummary& s : r.ranks)
+    rank.row(run_id, s.rank, s.node, s.threads, s.time_s, s.mpi_time_s);
+}
+
+void insert_findings(const Writer& w, std::int64_t run_id, const AnalysisResult& r) {
+  // The no-op update makes RETURNING give the id of a call site that already exists.
+  Writer::Statement site(w,
+                         "INSERT INTO call_sites (file, line, function) VALUES (?, ?, ?)"
+                         " ON CONFLICT (file, line, function) DO UPDATE SET line = excluded.line"
+                         " RETURNING call_site_id");
+  Writer::Statement finding(
+      w,
+      "INSERT INTO findings (run_id, pattern, rank, thread, call_site_id, mpi_function, peers,"
+      " occurrences, wait_time_s, max_wait_s, comment, recommendation)"
+      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  for (const Finding& f : r.findings) {
+    const std::int64_t site_id = site.row_id(f.file, f.line, f.function);
+    finding.row(run_id, f.pattern, f.rank, f.thread, site_id, f.mpi_function, peer_list(f.peers),
+                f.occurrences, f.wait_time_s, f.max_wait_s, f.comment, f.recommendation);
+  }
+}
+
+void insert_pattern_totals(const Writer& w, std::int64_t run_id, const AnalysisResult& r) {
+  Writer::Statement total(w,
+                          "INSERT INTO pattern_totals (run_id, pattern, findings, occurrences,"
+                          " wait_time_s, percent_of_total_time) VALUES (?, ?, ?, ?, ?, ?)");
+  for (const PatternTotal& p : r.summary.patterns)
+    total.row(run_id, p.pattern, p.findings, p.occurrences, p.wait_time_s, p.percent_of_total_time);
+}
+
+void insert_comm_matrix(const Writer& w, std::int64_t run_id, const AnalysisResult& r) {
+  Writer::Statement cell(
+      w,
+      "INSERT INTO comm_matrix (run_id, sender, receiver, messages, bytes, transfer_min_s,"
+      " transfer_median_s, transfer_mean_s, transfer_max_s, transfer_stddev_s)"
+      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  for (const CommPair& c : r.communication)
+    cell.row(run_id, c.sender, c.receiver, c.messages, c.bytes, c.transfer_min_s,
+             c.transfer_median_s, c.transfer_mean_s, c.transfer_max_s, c.transfer_stddev_s);
+}
+
+void insert_operation_stats(const Writer& w, std::int64_t run_id, const AnalysisResult& r) {
+  Writer::Statement op(
+      w,
+      "INSERT INTO operation_stats (run_id, function, bytes_min, bytes_max, count, total_s,"
+      " mean_s, min_s, max_s, percent_of_mpi_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  for (const OperationStats& o : r.operations)
+    op.row(run_id, o.function, o.bytes_min, o.bytes_max, o.count, o.total_s, o.mean_s, o.min_s,
+           o.max_s, o.percent_of_mpi_time);
+}
+
+}  // namespace
+
+std::int64_t append_run_to_database(const AnalysisResult& result, const std::string& path) {
+  sqlite3* raw = nullptr;
+  const int opened =
+      sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  const Database db(raw);  // closes even when opening failed
+  Writer w(raw, path);
+  if (opened != SQLITE_OK) w.fail("open the file");
+  sqlite3_busy_timeout(raw, kBusyTimeoutMs);
+  // WAL lets readers (sqlite3, scripts) query while an analyzer appends.
+  w.exec("PRAGMA journal_mode = WAL", "switch to write-ahead logging");
+  // IMMEDIATE takes the write lock up front, so two analyzers never both read the schema
+  // version and then race to create the tables.
+  w.exec("BEGIN IMMEDIATE", "start a transaction");
+  try {
+    const int version = schema_version(w);
+    if (version > kSqliteSchemaVersion)
+      throw DatabaseError("the database '" + path + "' has schema version " +
+                          std::to_string(version) + ", newer than this analyzer's " +
+                          std::to_string(kSqliteSchemaVersion) +
+                          "; use a newer analyzer or another file");
+    w.exec(kSqliteSchema, "create the tables");
+    w.exec(("PRAGMA user_version = " + std::to_string(kSqliteSchemaVersion)).c_str(),
+           "set the schema version");
+    const std::int64_t run_id = insert_run(w, result);
+    insert_ranks(w, run_id, result);
+    insert_findings(w, run_id, result);
+    insert_pattern_totals(w, run_id, result);
+    insert_comm_matrix(w, run_id, result);
+    insert_operation_stats(w, run_id, result);
+    w.exec("COMMIT", "commit the run");
+    return run_id;
+  } catch (...) {
+    sqlite3_exec(raw, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+}  // namespace collwrap

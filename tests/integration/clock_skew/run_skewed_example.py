@@ -1,0 +1,93 @@
+#!/usr/bin/python3
+"""Traces a pattern example with one rank's clock skewed by libfaketime, analyzes it, and checks
+the same findings, within the same tolerances, as the unskewed pattern test
+(run_pattern_example.py), and that no clock-condition violation is left after the repair.
+
+Rank 0 runs under libfaketime (FAKETIME="+5s x1.001": 5 s ahead, running 1000 ppm fast) and
+all ranks use COLLWRAP_TIMER=monotonic, so the tracer's clock synchronization and the
+analyzer's offset interpolation and clock repair have a real skew and drift to undo. The
+MPMD form `-np 1 env LD_PRELOAD=... : -np N-1 env LD_PRELOAD=...` gives only rank 0 the
+faked clock; `env` sets LD_PRELOAD for the example itself (not for mpirun's daemons).
+
+With --tracer-clock-sync off the tracer records no offsets (COLLWRAP_CLOCKSYNC=off), so the
+skew reaches the analyzer untouched: the run must then show violations before the repair, and
+the findings must still come out right after it.
+
+    run_skewed_example.py --mpirun M --preload LIB --faketime LIBFAKETIME --analyzer A
+                          --schema-dir D --source C [--patterns-dir P]
+                          [--tracer-clock-sync off] BINARY
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FAKETIME = "+5s x1.001"
+
+
+def trace(args, workdir):
+    trace_dir = os.path.join(workdir, "trace")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               COLLWRAP_TRACE_DIR=trace_dir, COLLWRAP_TIMER="monotonic",
+               COLLWRAP_CLOCKSYNC=args.tracer_clock_sync)
+    skewed = ["env", "LD_PRELOAD=" + args.preload + ":" + args.faketime,
+              "FAKETIME=" + FAKETIME, args.binary]
+    plain = ["env", "LD_PRELOAD=" + args.preload, args.binary]
+    command = [args.mpirun, "--oversubscribe", "-x", "COLLWRAP_TRACE_DIR",
+               "-x", "COLLWRAP_TIMER", "-x", "COLLWRAP_CLOCKSYNC",
+               "-np", "1", *skewed, ":", "-np", str(args.np - 1), *plain]
+    print(" ".join(command))
+    run = subprocess.run(command, env=env, cwd=workdir, capture_output=True, text=True,
+                         timeout=args.timeout)
+    if run.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(command)} exited {run.returncode}\n{run.stdout}{run.stderr}")
+    return trace_dir
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary")
+    parser.add_argument("--source", required=True)
+    parser.add_argument("--mpirun", required=True)
+    parser.add_argument("--preload", required=True)
+    parser.add_argument("--faketime", required=True)
+    parser.add_argument("--analyzer", required=True)
+    parser.add_argument("--schema-dir", required=True)
+    parser.add_argument("--patterns-dir", default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "patterns"))
+    parser.add_argument("--tracer-clock-sync", default="auto",
+                        help="COLLWRAP_CLOCKSYNC for the traced run (auto: the tracer's default)")
+    parser.add_argument("--np", type=int, default=4)
+    parser.add_argument("--timeout", type=float, default=240)
+    args = parser.parse_args()
+    args.binary = os.path.abspath(args.binary)  # mpirun runs in a scratch directory
+
+    sys.path.insert(0, args.schema_dir)
+    sys.path.insert(0, args.patterns_dir)
+    import run_pattern_example as pattern_test
+    import validate_report
+
+    workdir = tempfile.mkdtemp(prefix="collwrap-skew-" + os.path.basename(args.binary) + "-")
+    report = pattern_test.analyze(args, trace(args, workdir), workdir)
+    clock = report["summary"]["clock"]
+    print("clock: " + ", ".join(f"{k}={v}" for k, v in sorted(clock.items())))
+    failures = ["schema: " + v
+                for v in validate_report.violations(report, validate_report.load_schema())]
+    failures += pattern_test.check_findings(report, args.source)
+    if clock["violations"] != 0 or clock["violations_after_repair"] != 0:
+        failures.append(f"clock-condition violations left after repair: {clock}")
+    if args.tracer_clock_sync == "off" and clock["violations_before_repair"] == 0:
+        failures.append("no violation before repair although the tracer recorded no offsets: "
+                        "the skew did not reach the trace")
+    if failures:
+        print("\n".join("FAIL: " + f for f in failures))
+        print(f"(trace and report kept in {workdir})")
+        return 1
+    shutil.rmtree(workdir)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
