@@ -1,11 +1,11 @@
 #include "comm_matrix.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <utility>
 
 #include "result_units.h"
+#include "sample_stats.h"
 
 namespace collwrap {
 namespace {
@@ -25,25 +25,18 @@ double transfer_time_s(const Trace& trace, const Message& m) {
   return seconds(std::max<TimeNs>(0, done - start));
 }
 
-CommPair cell_of(std::int32_t sender, std::int32_t receiver, PairTimes& times) {
-  std::vector<double>& t = times.transfer_s;
+CommPair cell_of(std::int32_t sender, std::int32_t receiver, const PairTimes& times) {
+  const SampleSummary t = summarize(times.transfer_s);
   CommPair cell;
   cell.sender = sender;
   cell.receiver = receiver;
-  cell.messages = t.size();
+  cell.messages = t.n;
   cell.bytes = times.bytes;
-  std::sort(t.begin(), t.end());
-  cell.transfer_min_s = t.front();
-  cell.transfer_max_s = t.back();
-  const std::size_t mid = t.size() / 2;
-  cell.transfer_median_s = t.size() % 2 ? t[mid] : (t[mid - 1] + t[mid]) / 2;
-  double sum = 0;
-  for (const double x : t) sum += x;
-  const double n = static_cast<double>(t.size());
-  cell.transfer_mean_s = sum / n;
-  double squares = 0;
-  for (const double x : t) squares += (x - cell.transfer_mean_s) * (x - cell.transfer_mean_s);
-  cell.transfer_stddev_s = std::sqrt(squares / n);  // population: the messages are all there is
+  cell.transfer_min_s = t.min;
+  cell.transfer_max_s = t.max;
+  cell.transfer_median_s = t.median;
+  cell.transfer_mean_s = t.mean;
+  cell.transfer_stddev_s = t.population_stddev;  // the messages are all there is
   return cell;
 }
 
