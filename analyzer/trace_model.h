@@ -5,8 +5,9 @@
 // inside them (one per OTF2 MPI record). Both are struct-of-arrays so that a pass over one
 // field touches only that field, and so that memory stays under 32 bytes per trace event.
 //
-// All times are global nanoseconds: the reader applies the archive's clock offsets (and the
-// clock repair, when on) and subtracts the trace's earliest timestamp.
+// All times are global nanoseconds: the reader applies the archive's clock offsets and subtracts
+// the trace's earliest timestamp; the clock repair (clock_repair.h), when on, later moves
+// events in place.
 //
 // The reader builds this from OTF2; unit tests build it by hand with TraceBuilder
 // (trace_builder.h) so rules can be tested without MPI or files.
@@ -152,7 +153,7 @@ struct ReadWarnings {
 };
 
 struct ClockQuality {
-  std::uint32_t offsets_per_location_min = 0;  // ClockOffset records seen (2 = init+finalize)
+  std::uint32_t offsets_per_location_min = 0;  // ClockOffset records (2: init and finalize)
   double max_offset_stddev_s = 0;              // largest reported offset uncertainty
   std::uint64_t violations_before_repair = 0;  // filled by the matcher / clock repair
   std::uint64_t violations_after_repair = 0;

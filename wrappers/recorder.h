@@ -86,6 +86,10 @@ void init_enter(RegionRef region, void* return_address) noexcept;
 void init_leave(int provided_thread_level) noexcept;
 void finalize_enter(RegionRef region, void* return_address) noexcept;
 void abort_enter(RegionRef region, void* return_address) noexcept;
+// Called by every rank after each MPI_Barrier on MPI_COMM_WORLD, traced or not (the ranks must
+// agree): with COLLWRAP_CLOCKSYNC_INTERVAL set, re-measures the clock offsets once that many
+// seconds have passed since the last measurement, so that readers interpolate drift piecewise.
+void clock_checkpoint() noexcept;
 
 // The generated function table (one entry per wrapped MPI function, index = RegionRef), so the
 // backend can write one Region definition per function. `role` is an OTF2_RegionRole value.

@@ -51,7 +51,9 @@ struct Session {
   Ticks init_enter_time = 0;
   Ticks realtime_anchor_ticks = 0;
   std::int64_t realtime_anchor_ns = 0;
-  std::vector<OffsetEstimate> offsets;  // measured at MPI_Init, then at MPI_Finalize
+  // Measured at MPI_Init, at checkpoints (COLLWRAP_CLOCKSYNC_INTERVAL), then at MPI_Finalize.
+  std::vector<OffsetEstimate> offsets;
+  std::int64_t last_sync_ns = 0;  // CLOCK_MONOTONIC at the end of the last measurement
 };
 
 Session& session() {
@@ -133,7 +135,8 @@ void synchronize_clocks(Session& s, const char* when) {
       make_clock_synchronizer(s.config.clocksync, s.config.clocksync_rounds, s.size);
   std::int64_t start_ns = timer::monotonic_ns();
   ClockSyncResult result = synchronizer->synchronize(s.comm);
-  double elapsed_ms = double(timer::monotonic_ns() - start_ns) / 1e6;
+  s.last_sync_ns = timer::monotonic_ns();
+  double elapsed_ms = double(s.last_sync_ns - start_ns) / 1e6;
   s.offsets.push_back(result.own);
   if (!s.config.verbose || s.rank != 0) return;
   double us_per_tick = 1e6 / current_resolution(s);
@@ -179,7 +182,7 @@ LocalDefinitions collect_local_definitions(const Session& s, Ticks last_time, bo
   d.realtime_anchor_ticks = s.realtime_anchor_ticks;
   d.realtime_anchor_ns = s.realtime_anchor_ns;
   for (const OffsetEstimate& o : s.offsets) {
-    d.offsets.push_back({o.peer_time, o.offset, double(o.rtt) / 2 / d.timer_resolution});
+    d.offsets.push_back({o.peer_time, o.offset, double(o.rtt) / 2});
   }
   d.locations = location_registry().locations();
   d.comms = comm_registry_snapshot();
@@ -492,6 +495,23 @@ void finalize_enter(RegionRef region, void* return_address) noexcept {
     finish_archive(s, leave_time);
   } catch (...) {
     report_problem_once("out of memory while finishing the trace; the archive is incomplete");
+  }
+}
+
+void clock_checkpoint() noexcept {
+  if (g_phase.load() != Phase::Recording) return;
+  Session& s = session();
+  if (s.config.clocksync_interval_ms == 0 || s.config.clocksync == ClockSyncKind::Off) return;
+  try {
+    // Each rank's own clock decides whether the interval has passed, and they may disagree
+    // near the boundary; the reduction makes every rank take the same decision.
+    const std::int64_t interval_ns = std::int64_t(s.config.clocksync_interval_ms) * 1'000'000;
+    int due = timer::monotonic_ns() - s.last_sync_ns >= interval_ns ? 1 : 0;
+    PMPI_Allreduce(MPI_IN_PLACE, &due, 1, MPI_INT, MPI_MAX, s.comm);
+    if (due) synchronize_clocks(s, "MPI_Barrier");
+  } catch (...) {
+    report_problem_once("out of memory while re-measuring clock offsets; drift is interpolated "
+                        "from fewer measurements");
   }
 }
 

@@ -133,7 +133,7 @@ OTF2_ErrorCode write_local_definitions(OTF2_DefWriter* writer, const RankMapping
         << [&] { return write_mapping(writer, OTF2_MAPPING_CALLING_CONTEXT, mapping.callsites); };
   for (const ClockOffsetSample& o : offsets) {
     chain <<
-        [&] { return OTF2_DefWriter_WriteClockOffset(writer, o.local_time, o.offset, o.stddev_s); };
+        [&] { return OTF2_DefWriter_WriteClockOffset(writer, o.local_time, o.offset, o.stddev_ticks); };
   }
   return chain.status();
 }

@@ -61,7 +61,7 @@ void LocalDefinitions::serialize(ByteWriter& out) const {
   for (const ClockOffsetSample& o : offsets) {
     out.u64(o.local_time);
     out.i64(o.offset);
-    out.f64(o.stddev_s);
+    out.f64(o.stddev_ticks);
   }
   out.u32(std::uint32_t(locations.size()));
   for (const LocalLocation& l : locations) {
@@ -102,7 +102,7 @@ std::optional<LocalDefinitions> LocalDefinitions::deserialize(std::span<const st
   for (ClockOffsetSample& o : d.offsets) {
     o.local_time = in.u64();
     o.offset = in.i64();
-    o.stddev_s = in.f64();
+    o.stddev_ticks = in.f64();
   }
   d.locations.resize(in.count(12));
   for (LocalLocation& l : d.locations) {

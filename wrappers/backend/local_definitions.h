@@ -42,7 +42,9 @@ struct LocalLocation {
 struct ClockOffsetSample {
   Ticks local_time = 0;
   std::int64_t offset = 0;
-  double stddev_s = 0;  // half the smallest round trip seen while measuring
+  // Timer ticks, like the offset (OTF2 gives no unit; readers convert both with the resolution):
+  // half the smallest round trip seen while measuring.
+  double stddev_ticks = 0;
 
   bool operator==(const ClockOffsetSample&) const = default;
 };

@@ -1,6 +1,7 @@
 #include "backend/tracer_config.h"
 
 #include <charconv>
+#include <cmath>
 #include <optional>
 #include <string_view>
 
@@ -14,6 +15,17 @@ std::optional<std::uint32_t> parse_uint(std::string_view text, std::uint32_t lo,
     return std::nullopt;
   }
   return value;
+}
+
+// Seconds with up to three decimals ("2", "0.25") as milliseconds within [0, hi_s] seconds.
+std::optional<std::uint32_t> parse_seconds_as_ms(std::string_view text, std::uint32_t hi_s) {
+  double seconds = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+  if (ec != std::errc() || end != text.data() + text.size() || !(seconds >= 0) ||
+      seconds > hi_s) {
+    return std::nullopt;
+  }
+  return std::uint32_t(std::llround(seconds * 1000));
 }
 
 std::optional<bool> parse_bool(std::string_view text) {
@@ -110,6 +122,13 @@ TracerConfig read_config(EnvLookup get, std::vector<std::string>& problems) {
       invalid(problems, "COLLWRAP_CLOCKSYNC_ROUNDS", v, "1..100000");
   }
 
+  if (const char* v = get("COLLWRAP_CLOCKSYNC_INTERVAL"); v && *v) {
+    if (auto ms = parse_seconds_as_ms(v, 86400))
+      config.clocksync_interval_ms = *ms;
+    else
+      invalid(problems, "COLLWRAP_CLOCKSYNC_INTERVAL", v, "seconds, 0 to 86400 (0: off)");
+  }
+
   if (const char* v = get("COLLWRAP_VERBOSE")) {
     if (auto b = parse_bool(v))
       config.verbose = *b;
@@ -132,6 +151,7 @@ void TracerConfig::serialize(ByteWriter& out) const {
   out.u32(callsite_depth);
   out.u8(std::uint8_t(clocksync));
   out.u32(clocksync_rounds);
+  out.u32(clocksync_interval_ms);
   out.u8(verbose);
   out.u32(buffer_mib);
 }
@@ -143,6 +163,7 @@ TracerConfig TracerConfig::deserialize(ByteReader& in) {
   c.callsite_depth = in.u32();
   c.clocksync = ClockSyncKind(in.u8());
   c.clocksync_rounds = in.u32();
+  c.clocksync_interval_ms = in.u32();
   c.verbose = in.u8() != 0;
   c.buffer_mib = in.u32();
   return c;

@@ -22,6 +22,9 @@ struct TracerConfig {
   std::uint32_t callsite_depth = 1;   // COLLWRAP_CALLSITE_DEPTH; 0 records no call sites
   ClockSyncKind clocksync = ClockSyncKind::Auto;  // COLLWRAP_CLOCKSYNC
   std::uint32_t clocksync_rounds = 30;  // COLLWRAP_CLOCKSYNC_ROUNDS: patience d of the min-RTT rule
+  // COLLWRAP_CLOCKSYNC_INTERVAL (seconds, decimals allowed): time between re-measurements at
+  // MPI_COMM_WORLD barriers; 0 measures only at MPI_Init and MPI_Finalize.
+  std::uint32_t clocksync_interval_ms = 0;
   bool verbose = false;                 // COLLWRAP_VERBOSE
   std::uint32_t buffer_mib = 32;  // COLLWRAP_BUFFER_MB: event memory per thread before a flush
 

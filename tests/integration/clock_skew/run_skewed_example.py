@@ -9,13 +9,18 @@ analyzer's offset interpolation and clock repair have a real skew and drift to u
 MPMD form `-np 1 env LD_PRELOAD=... : -np N-1 env LD_PRELOAD=...` gives only rank 0 the
 faked clock; `env` sets LD_PRELOAD for the example itself (not for mpirun's daemons).
 
+With --clocksync-interval S the tracer also re-measures the offsets at MPI_COMM_WORLD barriers
+every S seconds (COLLWRAP_CLOCKSYNC_INTERVAL); --min-offsets K then requires at least K
+ClockOffset records per location, counted by OTF2's own otf2-print.
+
 With --tracer-clock-sync off the tracer records no offsets (COLLWRAP_CLOCKSYNC=off), so the
 skew reaches the analyzer untouched: the run must then show violations before the repair, and
 the findings must still come out right after it.
 
     run_skewed_example.py --mpirun M --preload LIB --faketime LIBFAKETIME --analyzer A
                           --schema-dir D --source C [--patterns-dir P]
-                          [--tracer-clock-sync off] BINARY
+                          [--tracer-clock-sync off] [--clocksync-interval S --min-offsets K]
+                          BINARY
 """
 import argparse
 import os
@@ -31,12 +36,14 @@ def trace(args, workdir):
     trace_dir = os.path.join(workdir, "trace")
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                COLLWRAP_TRACE_DIR=trace_dir, COLLWRAP_TIMER="monotonic",
-               COLLWRAP_CLOCKSYNC=args.tracer_clock_sync)
+               COLLWRAP_CLOCKSYNC=args.tracer_clock_sync,
+               COLLWRAP_CLOCKSYNC_INTERVAL=args.clocksync_interval)
     skewed = ["env", "LD_PRELOAD=" + args.preload + ":" + args.faketime,
               "FAKETIME=" + FAKETIME, args.binary]
     plain = ["env", "LD_PRELOAD=" + args.preload, args.binary]
     command = [args.mpirun, "--oversubscribe", "-x", "COLLWRAP_TRACE_DIR",
                "-x", "COLLWRAP_TIMER", "-x", "COLLWRAP_CLOCKSYNC",
+               "-x", "COLLWRAP_CLOCKSYNC_INTERVAL",
                "-np", "1", *skewed, ":", "-np", str(args.np - 1), *plain]
     print(" ".join(command))
     run = subprocess.run(command, env=env, cwd=workdir, capture_output=True, text=True,
@@ -44,6 +51,22 @@ def trace(args, workdir):
     if run.returncode != 0:
         sys.exit(f"FAIL: {' '.join(command)} exited {run.returncode}\n{run.stdout}{run.stderr}")
     return trace_dir
+
+
+def check_offset_counts(args, trace_dir):
+    """ClockOffset definitions per location, as OTF2's reference reader lists them."""
+    listing = subprocess.run([args.otf2_print, "-C", os.path.join(trace_dir, "traces.otf2")],
+                             capture_output=True, text=True, check=True).stdout
+    counts = {}
+    for line in listing.splitlines():
+        if line.startswith("CLOCK_OFFSET"):
+            location = line.split()[1]
+            counts[location] = counts.get(location, 0) + 1
+    print(f"ClockOffset records per location: {counts}")
+    if not counts:
+        return ["otf2-print -C lists no ClockOffset records"]
+    return [f"location {loc} has {n} ClockOffset records, expected at least {args.min_offsets}"
+            for loc, n in sorted(counts.items()) if n < args.min_offsets]
 
 
 def main():
@@ -59,6 +82,11 @@ def main():
         os.path.dirname(os.path.abspath(__file__)), "..", "patterns"))
     parser.add_argument("--tracer-clock-sync", default="auto",
                         help="COLLWRAP_CLOCKSYNC for the traced run (auto: the tracer's default)")
+    parser.add_argument("--clocksync-interval", default="0",
+                        help="COLLWRAP_CLOCKSYNC_INTERVAL for the traced run (seconds)")
+    parser.add_argument("--min-offsets", type=int, default=2,
+                        help="ClockOffset records each location must have")
+    parser.add_argument("--otf2-print", default="otf2-print")
     parser.add_argument("--np", type=int, default=4)
     parser.add_argument("--timeout", type=float, default=240)
     args = parser.parse_args()
@@ -78,6 +106,13 @@ def main():
     failures += pattern_test.check_findings(report, args.source)
     if clock["violations"] != 0 or clock["violations_after_repair"] != 0:
         failures.append(f"clock-condition violations left after repair: {clock}")
+    # The offsets' uncertainty is half a round trip between two processes of one machine: more
+    # than a nanosecond, far less than 50 ms even on a loaded machine, whatever the tick length.
+    uncertainty = clock["max_offset_stddev_s"]
+    if args.tracer_clock_sync != "off" and not 1e-9 <= uncertainty <= 0.05:
+        failures.append(f"offset uncertainty {uncertainty} s is not half a local round trip")
+    if args.tracer_clock_sync != "off":
+        failures += check_offset_counts(args, os.path.join(workdir, "trace"))
     if args.tracer_clock_sync == "off" and clock["violations_before_repair"] == 0:
         failures.append("no violation before repair although the tracer recorded no offsets: "
                         "the skew did not reach the trace")

@@ -29,6 +29,7 @@ TEST(TracerConfig, DefaultsWithoutEnvironment) {
   EXPECT_EQ(c.callsite_depth, 1u);
   EXPECT_EQ(c.clocksync, ClockSyncKind::Auto);
   EXPECT_EQ(c.clocksync_rounds, 30u);
+  EXPECT_EQ(c.clocksync_interval_ms, 0u);
   EXPECT_FALSE(c.verbose);
   EXPECT_EQ(c.buffer_mib, 32u);
 }
@@ -40,6 +41,7 @@ TEST(TracerConfig, ReadsEveryVariable) {
                          {"COLLWRAP_CALLSITE_DEPTH", "4"},
                          {"COLLWRAP_CLOCKSYNC", "off"},
                          {"COLLWRAP_CLOCKSYNC_ROUNDS", "100"},
+                         {"COLLWRAP_CLOCKSYNC_INTERVAL", "0.25"},
                          {"COLLWRAP_VERBOSE", "1"},
                          {"COLLWRAP_BUFFER_MB", "2"}},
                         problems);
@@ -49,6 +51,7 @@ TEST(TracerConfig, ReadsEveryVariable) {
   EXPECT_EQ(c.callsite_depth, 4u);
   EXPECT_EQ(c.clocksync, ClockSyncKind::Off);
   EXPECT_EQ(c.clocksync_rounds, 100u);
+  EXPECT_EQ(c.clocksync_interval_ms, 250u);
   EXPECT_TRUE(c.verbose);
   EXPECT_EQ(c.buffer_mib, 2u);
 }
@@ -58,9 +61,11 @@ TEST(TracerConfig, InvalidValuesKeepDefaultsAndAreReported) {
   TracerConfig c = read({{"COLLWRAP_TIMER", "sundial"},
                          {"COLLWRAP_CALLSITE_DEPTH", "99"},
                          {"COLLWRAP_CLOCKSYNC_ROUNDS", "ten"},
-                         {"COLLWRAP_CLOCKSYNC", "star"}},
+                         {"COLLWRAP_CLOCKSYNC", "star"},
+                         {"COLLWRAP_CLOCKSYNC_INTERVAL", "-5"}},
                         problems);
-  EXPECT_EQ(problems.size(), 4u);
+  EXPECT_EQ(problems.size(), 5u);
+  EXPECT_EQ(c.clocksync_interval_ms, 0u);
   EXPECT_EQ(c.timer, TimerKind::Auto);
   EXPECT_EQ(c.callsite_depth, 1u);
   EXPECT_EQ(c.clocksync_rounds, 30u);
@@ -75,6 +80,7 @@ TEST(TracerConfig, SerializationRoundTrips) {
   c.callsite_depth = 3;
   c.clocksync = ClockSyncKind::Off;
   c.clocksync_rounds = 7;
+  c.clocksync_interval_ms = 11;
   c.verbose = true;
   c.buffer_mib = 5;
   ByteWriter out;
@@ -87,6 +93,7 @@ TEST(TracerConfig, SerializationRoundTrips) {
   EXPECT_EQ(d.callsite_depth, c.callsite_depth);
   EXPECT_EQ(d.clocksync, c.clocksync);
   EXPECT_EQ(d.clocksync_rounds, c.clocksync_rounds);
+  EXPECT_EQ(d.clocksync_interval_ms, c.clocksync_interval_ms);
   EXPECT_EQ(d.verbose, c.verbose);
   EXPECT_EQ(d.buffer_mib, c.buffer_mib);
 }
