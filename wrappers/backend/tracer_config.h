@@ -1,5 +1,5 @@
 // The tracer's settings, read from COLLWRAP_* environment variables (documented in
-// ENVIRONMENT.md). Settings that all ranks must agree on are taken from rank 0 and
+// the README's settings table). Settings that all ranks must agree on are taken from rank 0 and
 // broadcast, so a rank with a different environment cannot make the others deadlock.
 #pragma once
 
