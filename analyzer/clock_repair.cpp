@@ -5,6 +5,8 @@
 #include <limits>
 #include <vector>
 
+#include "collective_dependency.h"
+
 namespace collwrap {
 namespace {
 
@@ -131,44 +133,23 @@ class ClockCondition {
     }
     inst.count = c.member_count;
     if (several_nodes) inst.latency = o.latency_between_nodes;
-    // Collectives that move no data need not synchronize (as in the matcher), except barriers.
-    if (!moves_data && family != CollFamily::Barrier) {
+    if (!collective_synchronizes(family, moves_data)) {
       members_.resize(inst.first);
       return;
     }
     instances_.push_back(inst);
   }
 
-  // Who must have entered before whom may leave: see collective_family.
+  // Who must have entered before whom may leave (collective_dependency.h).
   std::uint64_t collective_bounds(const Instance& inst, Grid& lower) const {
     const Member* m = &members_[inst.first];
     std::uint64_t violations = 0;
-    const auto need = [&](const Member& member, TimeNs entered) {
-      violations += at(member.exit) < entered;
-      raise(lower, member.exit, entered + inst.latency);
-    };
-    TimeNs last = kEarliest;
-    for (std::uint32_t i = 0; i < inst.count; ++i) {
-      last = std::max(last, at(m[i].enter));
-      if (inst.family == CollFamily::Prefix) need(m[i], last);
-    }
-    switch (inst.family) {
-      case CollFamily::Barrier:
-      case CollFamily::NxN:
-        for (std::uint32_t i = 0; i < inst.count; ++i) need(m[i], last);
-        break;
-      case CollFamily::OneToN:
-        if (inst.root == kNone) break;
-        for (std::uint32_t i = 0; i < inst.count; ++i)
-          if (i != inst.root) need(m[i], at(m[inst.root].enter));
-        break;
-      case CollFamily::NToOne:
-        if (inst.root != kNone) need(m[inst.root], last);
-        break;
-      case CollFamily::Prefix:
-      case CollFamily::Other:
-        break;
-    }
+    for_each_collective_dependency(
+        inst.family, inst.count, inst.root, [&](std::uint32_t i) { return at(m[i].enter); },
+        [&](std::uint32_t i, TimeNs entered) {
+          violations += at(m[i].exit) < entered;
+          raise(lower, m[i].exit, entered + inst.latency);
+        });
     return violations;
   }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "collective_dependency.h"
 #include "flat_map.h"
 #include "group_by_key.h"
 #include "huge_pages.h"
@@ -115,41 +116,20 @@ std::vector<Participation> collect_participations(const Trace& trace, const Matc
   return out;
 }
 
-// Members that left before someone they depend on had entered (collective_family), given in
-// rank-in-communicator order. Collectives that move no data need not synchronize at all, so
-// only barriers are checked among them.
+// Members that left before someone they depend on had entered, given in rank-in-communicator
+// order (collective_dependency.h).
 std::uint64_t count_violations(const CollectiveInstance& inst, bool moves_data,
                                const std::vector<const Participation*>& members) {
   const CollFamily family = collective_family(inst.op);
-  if (!moves_data && family != CollFamily::Barrier) return 0;
-  TimeNs last_enter = std::numeric_limits<TimeNs>::min();
-  TimeNs root_enter = std::numeric_limits<TimeNs>::min();
-  for (const Participation* p : members) {
-    last_enter = std::max(last_enter, p->enter);
-    if (p->rank == inst.root) root_enter = p->enter;
-  }
+  if (!collective_synchronizes(family, moves_data)) return 0;
+  const auto count = static_cast<std::uint32_t>(members.size());
+  std::uint32_t root = count;
+  for (std::uint32_t i = 0; i < count; ++i)
+    if (members[i]->rank == inst.root) root = i;
   std::uint64_t violations = 0;
-  TimeNs prefix_enter = std::numeric_limits<TimeNs>::min();
-  for (const Participation* p : members) {
-    prefix_enter = std::max(prefix_enter, p->enter);
-    switch (family) {
-      case CollFamily::Barrier:
-      case CollFamily::NxN:
-        violations += p->exit < last_enter;
-        break;
-      case CollFamily::OneToN:
-        violations += p->rank != inst.root && p->exit < root_enter;
-        break;
-      case CollFamily::NToOne:
-        violations += p->rank == inst.root && p->exit < last_enter;
-        break;
-      case CollFamily::Prefix:
-        violations += p->exit < prefix_enter;
-        break;
-      case CollFamily::Other:
-        break;
-    }
-  }
+  for_each_collective_dependency(
+      family, count, root, [&](std::uint32_t i) { return members[i]->enter; },
+      [&](std::uint32_t i, TimeNs entered) { violations += members[i]->exit < entered; });
   return violations;
 }
 
