@@ -11,27 +11,13 @@
  *   mpirun -np 4 -x LD_PRELOAD=libcollwrap.so ./barrier_completion
  */
 #include <mpi.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/time.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "injected_noise.h"
+
 enum { ITERATIONS = 5, ARRIVAL_US = 100000, TIMER_US = 50000, NOISE_US = 200000 };
-
-/* The noise: the interrupted rank sleeps inside whatever MPI call it was in. */
-static void noise(int signal_number) {
-  (void)signal_number;
-  struct timespec left = {0, NOISE_US * 1000L};
-  while (nanosleep(&left, &left) != 0) {
-  }
-}
-
-static void interrupt_after(long microseconds) {
-  const struct itimerval timer = {{0, 0}, {0, microseconds}};
-  setitimer(ITIMER_REAL, &timer, NULL);
-}
 
 int main(int argc, char** argv) {
   /* Open MPI's linear barrier releases every rank from rank 0, so the others need nothing
@@ -47,10 +33,7 @@ int main(int argc, char** argv) {
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   MPI_Barrier(MPI_COMM_WORLD); /* @startup: ranks leave MPI_Init at different times */
-  struct sigaction action = {0};
-  action.sa_handler = noise;
-  action.sa_flags = SA_RESTART;
-  sigaction(SIGALRM, &action, NULL);
+  install_noise(NOISE_US);
   for (int i = 0; i < ITERATIONS; ++i) {
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 3)
