@@ -38,6 +38,10 @@ class CompletionScope {
   // The status argument to pass to PMPI.
   MPI_Status* statuses() const noexcept { return statuses_; }
 
+  // When the PMPI call returned: the time of the completion records (Tracing::left). The
+  // wrapper learns it after it built the scope, so it passes it on before calling after_*().
+  void set_left(Ticks left) noexcept { t_.left = left; }
+
   void after_wait(int rc);                                           // MPI_Wait
   void after_test(int rc, const int* flag);                          // MPI_Test
   void after_waitany(int rc, const int* index);                      // MPI_Waitany
@@ -60,7 +64,7 @@ class CompletionScope {
   void complete_all(int rc);
   void record_unsuccessful_tests();
 
-  const Tracing t_;  // a copy: two references, and no dangling on a temporary
+  Tracing t_;  // a copy: two references, and no dangling on a temporary
   const CompletionKind kind_;
   int count_ = 0;  // 0 when tracking is off for this call (no memory for the buffers)
   // Inline room for the common case (a handful of requests); larger calls use the heap.

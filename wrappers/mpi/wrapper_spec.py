@@ -13,6 +13,21 @@ In snippets, `c` is the call's Tracing context and `rc` the PMPI function's resu
   untraced also run prepare/before/after when this process or thread is not tracing: the
            communicator bookkeeping agrees on keys collectively, so every rank must take part
   body     the whole wrapper body (lifecycle functions); `kRegion` is the function's region
+  finally  run after the Leave whether this thread is tracing or not (no `c`): for work every
+           rank must do at the same call, such as the clock checkpoint at world barriers
+
+The same spec gives the Fortran wrappers (mpi_send_, mpi_send__, mpi_send, MPI_SEND and
+mpi_send_f08_ for MPI_Send). Their dummy arguments are the C parameters in the same order, each
+passed by reference, then IERROR (optional, so possibly a null pointer, in mpi_f08), then one
+hidden length per CHARACTER argument. The generator gives each parameter a snippet names a C
+view of the Fortran argument under the C name (handles through _f2c, Fortran sentinels
+replaced by C ones, statuses converted, 1-based indices made 0-based), so the snippets above
+serve both bindings; `args` only concerns the C call (the Fortran wrapper passes its own status
+array when the caller passed MPI_STATUS(ES)_IGNORE, see fortran_args.h).
+
+  fortran_params  the Fortran dummy arguments before IERROR when they differ from C's (MPI_Init)
+  fortran_body    the whole Fortran wrapper body; `pmpi` is the library's entry point, `f_x`
+                  the dummy argument x, `ierror` IERROR
 """
 
 import re
@@ -41,6 +56,9 @@ class Semantics:
     after: str = ""
     untraced: bool = False
     body: str = ""
+    finally_: str = ""
+    fortran_params: tuple = None
+    fortran_body: str = ""
 
 
 # Functions of the installed API that get no wrapper, with the reason (regular expressions).
@@ -49,6 +67,18 @@ EXCLUDED = {
         "timer queries: programs call them inside timed loops, a wrapper would perturb them",
     r"MPI_\w+_(c2f|f2c)":
         "handle conversions between the C and Fortran bindings: no MPI operation",
+}
+
+# Functions of the C API that get no Fortran wrapper, with the reason (regular expressions).
+# Everything else gets one in every mangling; tests/integration/tracer checks the result against
+# the Fortran entry points the MPI library exports.
+FORTRAN_EXCLUDED = {
+    r"MPI_T_\w+": "the tool information interface has no Fortran bindings",
+}
+# Functions that get F77 wrappers but no mpi_f08 one.
+F08_EXCLUDED = {
+    r"MPI_(Attr_delete|Attr_get|Attr_put|Keyval_create|Keyval_free)":
+        "deprecated since MPI-2.0; the mpi_f08 module has no binding for them",
 }
 
 # Roles of functions without semantics, by name.
@@ -76,23 +106,40 @@ def _add(names, semantics):
 # --- Lifecycle -----------------------------------------------------------------------------------
 # The backend records these regions itself (it opens the archive in init_leave and closes it in
 # finalize_enter), so these wrappers call it directly instead of enter/leave.
+# Fortran's MPI_INIT(IERROR) and MPI_INIT_THREAD(REQUIRED, PROVIDED, IERROR) have no argc/argv.
 _add("MPI_Init", Semantics(body="""
   init_enter(kRegion, __builtin_return_address(0));
   const int rc = PMPI_Init({argc}, {argv});
   handle_init("MPI_Init", rc, nullptr);
-  return rc;"""))
+  return rc;""", fortran_params=(), fortran_body="""
+  init_enter(kRegion, __builtin_return_address(0));
+  MPI_Fint own_ierror = MPI_SUCCESS;
+  MPI_Fint* const f_ierror = ierror ? ierror : &own_ierror;
+  pmpi(f_ierror);
+  handle_init("MPI_Init", static_cast<int>(*f_ierror), nullptr);"""))
 _add("MPI_Init_thread", Semantics(body="""
   init_enter(kRegion, __builtin_return_address(0));
   const int rc = PMPI_Init_thread({argc}, {argv}, {required}, {provided});
   handle_init("MPI_Init_thread", rc, {provided});
-  return rc;"""))
+  return rc;""", fortran_params=("required", "provided"), fortran_body="""
+  init_enter(kRegion, __builtin_return_address(0));
+  MPI_Fint own_ierror = MPI_SUCCESS;
+  MPI_Fint* const f_ierror = ierror ? ierror : &own_ierror;
+  pmpi(f_required, f_provided, f_ierror);
+  const int provided = fortran_int(f_provided);
+  handle_init("MPI_Init_thread", static_cast<int>(*f_ierror), &provided);"""))
 _add("MPI_Finalize", Semantics(body="""
   finalize_enter(kRegion, __builtin_return_address(0));
   handle_finalize();
-  return PMPI_Finalize();"""))
+  return PMPI_Finalize();""", fortran_body="""
+  finalize_enter(kRegion, __builtin_return_address(0));
+  handle_finalize();
+  pmpi(ierror);"""))
 _add("MPI_Abort", Semantics(body="""
   abort_enter(kRegion, __builtin_return_address(0));
-  return PMPI_Abort({comm}, {errorcode});"""))
+  return PMPI_Abort({comm}, {errorcode});""", fortran_body="""
+  abort_enter(kRegion, __builtin_return_address(0));
+  pmpi(f_comm, f_errorcode, ierror);"""))
 
 # --- Point-to-point ------------------------------------------------------------------------------
 _STATUS = dict(prepare="StatusSlot status_slot({status});", args={"status": "status_slot.get()"})
@@ -133,12 +180,14 @@ _add("MPI_Imrecv", Semantics(
     after="handle_imrecv(c, rc, matched, {request});"))
 
 # --- Request completion --------------------------------------------------------------------------
+# The scope keeps a copy of the call's Tracing from before the PMPI call; its completion
+# records take the time the call returned, so it gets that time before it records.
 def _completion(kind, count, requests, statuses, capacity, after):
     return Semantics(
         P2P,
         prepare=f"CompletionScope done(c, CompletionKind::{kind}, {count}, {requests}, "
                 f"{statuses}, {capacity});",
-        args={statuses.strip("{}"): "done.statuses()"}, after=after)
+        args={statuses.strip("{}"): "done.statuses()"}, after="done.set_left(c.left); " + after)
 
 
 _add("MPI_Wait", _completion("Wait", "1", "{request}", "{status}", "1", "done.after_wait(rc);"))
@@ -207,11 +256,15 @@ COLLECTIVES = {
                                          "{sendtypes}, {recvcounts}, {recvtypes}, {comm})"),
 }
 
+# Barriers on MPI_COMM_WORLD are where all ranks can re-measure clock offsets together
+# (COLLWRAP_CLOCKSYNC_INTERVAL; recorder.h's clock_checkpoint).
+_FINALLY = {"Barrier": "if ({comm} == MPI_COMM_WORLD) clock_checkpoint();"}
+
 for _name, (_role, _describe) in COLLECTIVES.items():
     _add("MPI_" + _name, Semantics(
         _role, prepare="CollectiveCall call;",
         before=f"call = {_describe}; handle_collective_begin(c, call);",
-        after="handle_collective_end(c, call);"))
+        after="handle_collective_end(c, call);", finally_=_FINALLY.get(_name, "")))
     _add("MPI_I" + _name[0].lower() + _name[1:], Semantics(
         _role, after=f"handle_nbc_post(c, rc, {_describe}, {{request}});"))
 
@@ -236,6 +289,31 @@ _add("MPI_Comm_free MPI_Comm_disconnect", Semantics(
     untraced=True, before="handle_comm_freed(semantics(), {comm});"))
 _add("MPI_Comm_set_name", Semantics(
     untraced=True, after="handle_comm_named(semantics(), rc, {comm}, {comm_name});"))
+
+
+# Fortran datatype arrays (MPI_(Neighbor_)alltoallw): how many entries the handlers read.
+FORTRAN_TYPE_ARRAYS = {
+    ("MPI_Alltoallw", "sendtypes"): "Peers",
+    ("MPI_Alltoallw", "recvtypes"): "Peers",
+    ("MPI_Ialltoallw", "sendtypes"): "Peers",
+    ("MPI_Ialltoallw", "recvtypes"): "Peers",
+    ("MPI_Neighbor_alltoallw", "sendtypes"): "OutNeighbors",
+    ("MPI_Neighbor_alltoallw", "recvtypes"): "InNeighbors",
+    ("MPI_Ineighbor_alltoallw", "sendtypes"): "OutNeighbors",
+    ("MPI_Ineighbor_alltoallw", "recvtypes"): "InNeighbors",
+}
+
+
+def fortran_excluded(name):
+    """Why `name` gets no Fortran wrapper, or None."""
+    return next((why for pattern, why in FORTRAN_EXCLUDED.items() if re.fullmatch(pattern, name)),
+                None)
+
+
+def f08_excluded(name):
+    """Why `name` gets no mpi_f08 wrapper (besides fortran_excluded), or None."""
+    return next((why for pattern, why in F08_EXCLUDED.items() if re.fullmatch(pattern, name)),
+                None)
 
 
 def semantics_of(name):

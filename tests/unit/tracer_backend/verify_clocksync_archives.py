@@ -30,7 +30,10 @@ def rank_offsets(args, algorithm):
         smoke.check(len(records) == 2, f"{algorithm}: location {loc}: {len(records)} offsets")
         for _, offset, stddev in records:
             smoke.check(abs(offset) < PLAUSIBLE_NS, f"{algorithm}: location {loc}: offset {offset}")
-            smoke.check(0 <= stddev < PLAUSIBLE_NS * 1e-9, f"{algorithm}: location {loc}: stddev")
+            # COLLWRAP_TIMER=monotonic: offsets and their standard deviations are nanoseconds.
+            # A round trip between two processes takes far more than a nanosecond.
+            least = 0 if loc & 0xFFFFFFFF == 0 else 1
+            smoke.check(least <= stddev < PLAUSIBLE_NS, f"{algorithm}: location {loc}: stddev")
         by_rank.setdefault(loc & 0xFFFFFFFF, [offset for _, offset, _ in records])
     smoke.check(by_rank.get(0) == [0, 0], f"{algorithm}: rank 0 must have offset 0")
     return by_rank

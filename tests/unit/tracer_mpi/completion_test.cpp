@@ -83,6 +83,26 @@ TEST_F(Completion, WaitallUsesTheCallersStatusesWhenGiven) {
   EXPECT_EQ(records().back().peer, 2u);
 }
 
+// The scope is built before the PMPI call, when the call's Leave time is not known yet; its
+// records take the time the wrapper hands it afterwards.
+TEST_F(Completion, RecordsTakeTheTimeTheCallReturned) {
+  MPI_Request reqs[2] = {fake_handle<MPI_Request>(1), fake_handle<MPI_Request>(2)};
+  isend(reqs[0]);
+  irecv(reqs[1]);
+  Tracing c = tracing();
+  c.entered = 100;
+  CompletionScope done(c, CompletionKind::Wait, 2, reqs, MPI_STATUSES_IGNORE, 2);
+  done.statuses()[0] = make_status(1, 7, 0);
+  done.statuses()[1] = make_status(2, 5, 4);
+  done.set_left(250);
+  done.after_waitall(MPI_SUCCESS);
+  ASSERT_GE(records().size(), 2u);
+  EXPECT_EQ(records()[records().size() - 2].kind, Kind::IsendComplete);
+  EXPECT_EQ(records()[records().size() - 2].time, 250u);
+  EXPECT_EQ(records().back().kind, Kind::Irecv);
+  EXPECT_EQ(records().back().time, 250u);
+}
+
 TEST_F(Completion, WaitallWithErrorInStatusSkipsPendingRequests) {
   MPI_Request reqs[2] = {fake_handle<MPI_Request>(1), fake_handle<MPI_Request>(2)};
   const RequestId first = isend(reqs[0]);

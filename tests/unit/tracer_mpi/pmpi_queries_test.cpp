@@ -2,7 +2,10 @@
 // rank translation, type sizes, status queries, key agreement and topology neighbors.
 #include "mpi/pmpi_queries.h"
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
+
+#include "mpi/fortran_args.h"
 
 namespace collwrap::tracer {
 namespace {
@@ -80,6 +83,55 @@ TEST(PmpiQueries, DistributedGraphNeighborsAreCounted) {
   const CommFacts facts = mpi.describe(graph.comm);
   EXPECT_EQ(facts.in_neighbors, (std::vector<bool>{true}));
   EXPECT_EQ(facts.out_neighbors, (std::vector<bool>{true}));
+}
+
+// The Fortran wrappers' status handling (fortran_args.h) against the library's conversions.
+TEST(FortranStatuses, CallersArrayIsPassedOnAndReadBack) {
+  MPI_Status c_status;
+  int out = 1, in = 0;
+  PMPI_Sendrecv(&out, 1, MPI_INT, 0, 9, &in, 1, MPI_INT, 0, 9, MPI_COMM_SELF, &c_status);
+  MPI_Fint caller[2 * kFortranStatusSize] = {};
+  FortranStatuses statuses(caller, 2);
+  EXPECT_EQ(statuses.fortran(), caller);
+  PMPI_Status_c2f(&c_status, caller + kFortranStatusSize);  // what MPI writes
+  statuses.refresh();
+  EXPECT_EQ(statuses.c()[1].MPI_SOURCE, 0);
+  EXPECT_EQ(statuses.c()[1].MPI_TAG, 9);
+  int count = 0;
+  PMPI_Get_count(&statuses.c()[1], MPI_INT, &count);
+  EXPECT_EQ(count, 1);
+}
+
+TEST(FortranStatuses, IgnoredStatusesAreReplacedAndNeverWritten) {
+  // The sentinel the Fortran bindings pass for MPI_STATUS_IGNORE (a common block of libmpi).
+  void* ignore = dlsym(RTLD_DEFAULT, "mpi_fortran_status_ignore_");
+  if (!ignore) GTEST_SKIP() << "this MPI has no mpi_fortran_status_ignore_";
+  EXPECT_TRUE(is_fortran_status_ignore(ignore));
+  FortranStatuses statuses(ignore, 1);
+  ASSERT_NE(statuses.fortran(), ignore);
+  MPI_Status c_status;
+  int out = 1, in = 0;
+  PMPI_Sendrecv(&out, 1, MPI_INT, 0, 4, &in, 1, MPI_INT, 0, 4, MPI_COMM_SELF, &c_status);
+  PMPI_Status_c2f(&c_status, static_cast<MPI_Fint*>(statuses.fortran()));
+  statuses.refresh();
+  EXPECT_EQ(statuses.c()[0].MPI_TAG, 4);
+  void* in_place = dlsym(RTLD_DEFAULT, "mpi_fortran_in_place_");
+  if (in_place) {
+    EXPECT_EQ(c_buffer(in_place), MPI_IN_PLACE);
+  }
+}
+
+TEST(FortranHandles, RequestsConvertToTheCHandles) {
+  int in = 0;
+  MPI_Request req;
+  PMPI_Irecv(&in, 1, MPI_INT, 0, 5, MPI_COMM_SELF, &req);
+  const MPI_Fint fortran[2] = {PMPI_Request_c2f(req), PMPI_Request_c2f(MPI_REQUEST_NULL)};
+  FortranRequests requests(fortran, 2);
+  ASSERT_NE(requests.get(), nullptr);
+  EXPECT_EQ(requests.get()[0], req);
+  EXPECT_EQ(requests.get()[1], MPI_REQUEST_NULL);
+  PMPI_Cancel(&req);
+  PMPI_Wait(&req, MPI_STATUS_IGNORE);
 }
 
 }  // namespace

@@ -44,6 +44,20 @@ OMPI_DECLSPEC double PMPI_Wtime(void);
 OMPI_DECLSPEC MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
 OMPI_DECLSPEC MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
 OMPI_DECLSPEC int MPI_Only_here(int x);
+OMPI_DECLSPEC int MPI_Waitall(int count, MPI_Request array_of_requests[],
+                              MPI_Status *array_of_statuses);
+OMPI_DECLSPEC int PMPI_Waitall(int count, MPI_Request array_of_requests[],
+                               MPI_Status *array_of_statuses);
+OMPI_DECLSPEC int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
+OMPI_DECLSPEC int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
+OMPI_DECLSPEC int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+OMPI_DECLSPEC int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+OMPI_DECLSPEC int MPI_Init(int *argc, char ***argv);
+OMPI_DECLSPEC int PMPI_Init(int *argc, char ***argv);
+OMPI_DECLSPEC int MPI_T_finalize(void);
+OMPI_DECLSPEC int PMPI_T_finalize(void);
 """
 
 
@@ -162,6 +176,97 @@ class Rendering(unittest.TestCase):
         self.assertIn('{"MPI_Barrier", 15},', table)
         self.assertIn('{"MPI_Send", 28},', table)
         self.assertIn("const std::uint32_t kFunctionCount = 2;", table)
+
+
+class Fortran(unittest.TestCase):
+    def render(self, name, binding="f77", region=5):
+        proto = parse()[name]
+        return gen_wrappers.render_fortran_wrapper(proto, region, wrapper_spec.semantics_of(name),
+                                                   binding)
+
+    def test_every_mangling_and_the_f08_name(self):
+        f77, f08 = gen_wrappers.fortran_names("MPI_Send")
+        self.assertEqual(f77, ["mpi_send_", "mpi_send__", "mpi_send", "MPI_SEND"])
+        self.assertEqual(f08, "mpi_send_f08_")
+        text = self.render("MPI_Send")
+        self.assertIn('extern "C" void mpi_send_(void* f_buf, void* f_count, void* f_datatype, '
+                      'void* f_dest, void* f_tag, void* f_comm, MPI_Fint* ierror)', text)
+        for alias in ("mpi_send__", "mpi_send", "MPI_SEND"):
+            self.assertIn(f'extern "C" void {alias}(void*, void*, void*, void*, void*, void*, '
+                          'MPI_Fint*) __attribute__((alias("mpi_send_")));', text)
+        self.assertIn('"pmpi_send_", "pmpi_send", "pmpi_send__", "PMPI_SEND", nullptr', text)
+        f08 = self.render("MPI_Send", "f08")
+        self.assertIn('extern "C" void mpi_send_f08_(', f08)
+        self.assertIn('"pmpi_send_f08_", nullptr', f08)
+        self.assertNotIn("alias", f08)
+
+    def test_same_region_and_handlers_on_c_views(self):
+        text = self.render("MPI_Send", region=11)
+        self.assertIn("constexpr RegionRef kRegion = 11;", text)
+        self.assertIn("const int count = fortran_int(f_count);", text)
+        self.assertIn("const MPI_Datatype datatype = PMPI_Type_f2c("
+                      "*static_cast<const MPI_Fint*>(f_datatype));", text)
+        self.assertIn("const MPI_Comm comm = PMPI_Comm_f2c(", text)
+        self.assertIn('guarded("MPI_Send", [&] { handle_send(c, count, datatype, dest, tag, '
+                      'comm); });', text)
+        # The caller's arguments go to the library unchanged; IERROR may be absent (mpi_f08).
+        self.assertIn("pmpi(f_buf, f_count, f_datatype, f_dest, f_tag, f_comm, f_ierror);", text)
+        self.assertIn("MPI_Fint* const f_ierror = ierror ? ierror : &own_ierror;", text)
+
+    def test_recorded_once_and_sentinels_left_to_the_library(self):
+        text = self.render("MPI_Allreduce")
+        self.assertLess(text.index("if (inside_fortran_call()) return pmpi("),
+                        text.index("FortranCallScope scope;"))
+        self.assertIn("pmpi(f_sendbuf, f_recvbuf,", text)
+        c = gen_wrappers.render_wrapper(parse()["MPI_Allreduce"], 5,
+                                        wrapper_spec.semantics_of("MPI_Allreduce"))
+        self.assertIn("if (inside_fortran_call()) return PMPI_Allreduce(", c)
+
+    def test_statuses_are_ours_when_ignored_and_converted_for_the_handlers(self):
+        text = self.render("MPI_Waitall")
+        self.assertIn("FortranRequests array_of_requests_h(f_array_of_requests, count);", text)
+        self.assertIn("FortranStatuses array_of_statuses_s(f_array_of_statuses, count);", text)
+        self.assertIn("array_of_statuses_s.fortran(), f_ierror);", text)
+        self.assertLess(text.index("array_of_statuses_s.refresh();"),
+                        text.index("done.after_waitall(rc)"))
+        self.assertIn("done.set_left(c.left);", text)
+
+    def test_character_arguments_get_hidden_lengths(self):
+        text = self.render("MPI_Comm_set_name")
+        self.assertIn("void* f_comm_name, MPI_Fint* ierror, std::size_t length0)", text)
+        self.assertIn("fortran_string(static_cast<const char*>(f_comm_name), length0)", text)
+        self.assertIn("pmpi(f_comm, f_comm_name, f_ierror, length0);", text)
+
+    def test_init_has_no_argc_argv_in_fortran(self):
+        text = self.render("MPI_Init")
+        self.assertIn('extern "C" void mpi_init_(MPI_Fint* ierror)', text)
+        self.assertIn("init_enter(kRegion, __builtin_return_address(0));", text)
+        self.assertIn("pmpi(f_ierror);", text)
+
+    def test_functions_with_results_and_the_tool_interface_are_skipped(self):
+        wrapped, _ = gen_wrappers.wrapped_functions(parse())
+        chosen, skipped = gen_wrappers.fortran_functions(wrapped)
+        names = {p.name for _, p in chosen}
+        self.assertIn("MPI_Send", names)
+        self.assertIn("MPI_Aint_add", skipped)
+        self.assertIn("MPI_T_finalize", skipped)
+        # Regions are the C table's.
+        regions = {p.name: r for r, p in enumerate(wrapped)}
+        self.assertTrue(all(regions[p.name] == r for r, p in chosen))
+        listed = gen_wrappers.render_fortran_names(chosen).split()
+        self.assertIn("mpi_attr_get_", listed)
+        self.assertNotIn("mpi_attr_get_f08_", listed)  # deprecated, no mpi_f08 binding
+
+    def test_a_parameter_without_a_fortran_view_is_an_error(self):
+        proto = parse()["MPI_Attr_get"]
+        odd = wrapper_spec.Semantics(before="handle_it(c, {attribute_val}, {keyval});",
+                                     after="x({flag});")
+        text = gen_wrappers.render_fortran_wrapper(proto, 0, odd, "f77")
+        self.assertIn("const void* const attribute_val = c_buffer(f_attribute_val);", text)
+        aint = parse()["MPI_Aint_add"]
+        bad = wrapper_spec.Semantics(before="h(c, {base});")
+        with self.assertRaisesRegex(SpecError, "no Fortran view of parameter base"):
+            gen_wrappers.render_fortran_wrapper(aint, 0, bad, "f77")
 
 
 class CommandLine(unittest.TestCase):

@@ -15,7 +15,8 @@ namespace {
 
 using testing::Record;
 
-void append(ThreadRecorder::State* state, Record record) {
+void append(ThreadRecorder::State* state, Record record, Ticks time = 0) {
+  record.time = time;
   if (state) state->records.push_back(record);
 }
 
@@ -37,8 +38,8 @@ void ThreadRecorder::mpi_isend(Ticks, std::uint32_t receiver, CommRef comm, std:
                                std::uint64_t bytes, RequestId req) noexcept {
   append(state, {Record::Kind::Isend, receiver, comm, tag, bytes, 0, req});
 }
-void ThreadRecorder::mpi_isend_complete(Ticks, RequestId req) noexcept {
-  append(state, {.kind = Record::Kind::IsendComplete, .request = req});
+void ThreadRecorder::mpi_isend_complete(Ticks t, RequestId req) noexcept {
+  append(state, {.kind = Record::Kind::IsendComplete, .request = req}, t);
 }
 void ThreadRecorder::mpi_irecv_request(Ticks, RequestId req) noexcept {
   append(state, {.kind = Record::Kind::IrecvRequest, .request = req});
@@ -47,15 +48,15 @@ void ThreadRecorder::mpi_recv(Ticks, std::uint32_t sender, CommRef comm, std::ui
                               std::uint64_t bytes) noexcept {
   append(state, {Record::Kind::Recv, sender, comm, tag, bytes});
 }
-void ThreadRecorder::mpi_irecv(Ticks, std::uint32_t sender, CommRef comm, std::uint32_t tag,
+void ThreadRecorder::mpi_irecv(Ticks t, std::uint32_t sender, CommRef comm, std::uint32_t tag,
                                std::uint64_t bytes, RequestId req) noexcept {
-  append(state, {Record::Kind::Irecv, sender, comm, tag, bytes, 0, req});
+  append(state, {Record::Kind::Irecv, sender, comm, tag, bytes, 0, req}, t);
 }
-void ThreadRecorder::mpi_request_test(Ticks, RequestId req) noexcept {
-  append(state, {.kind = Record::Kind::RequestTest, .request = req});
+void ThreadRecorder::mpi_request_test(Ticks t, RequestId req) noexcept {
+  append(state, {.kind = Record::Kind::RequestTest, .request = req}, t);
 }
-void ThreadRecorder::mpi_request_cancelled(Ticks, RequestId req) noexcept {
-  append(state, {.kind = Record::Kind::RequestCancelled, .request = req});
+void ThreadRecorder::mpi_request_cancelled(Ticks t, RequestId req) noexcept {
+  append(state, {.kind = Record::Kind::RequestCancelled, .request = req}, t);
 }
 void ThreadRecorder::mpi_collective_begin(Ticks) noexcept {
   append(state, {.kind = Record::Kind::CollectiveBegin});
@@ -67,10 +68,10 @@ void ThreadRecorder::mpi_collective_end(Ticks, CollectiveOp op, CommRef comm, st
 void ThreadRecorder::nbc_request(Ticks, RequestId req) noexcept {
   append(state, {.kind = Record::Kind::NbcRequest, .request = req});
 }
-void ThreadRecorder::nbc_complete(Ticks, CollectiveOp op, CommRef comm, std::uint32_t root,
+void ThreadRecorder::nbc_complete(Ticks t, CollectiveOp op, CommRef comm, std::uint32_t root,
                                   std::uint64_t sent, std::uint64_t received,
                                   RequestId req) noexcept {
-  append(state, {Record::Kind::NbcComplete, root, comm, 0, sent, received, req, op});
+  append(state, {Record::Kind::NbcComplete, root, comm, 0, sent, received, req, op}, t);
 }
 
 // The generated wrappers are linked into this binary but never called.

@@ -38,6 +38,7 @@ struct Record {
   std::uint64_t received = 0;  // collectives
   RequestId request = 0;
   CollectiveOp op = CollectiveOp::Barrier;
+  Ticks time = 0;  // completion records only (IsendComplete, Irecv, tests, cancels, NbcComplete)
 };
 
 // A recorder whose records land in `records()`.
