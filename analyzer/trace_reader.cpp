@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 #include "anchor_file_check.h"
@@ -101,9 +102,34 @@ void collect_reports(const std::vector<LocationReport>& reports, const Definitio
   trace.clock.max_offset_stddev_s = max_stddev_ticks / static_cast<double>(defs.timer.resolution);
 }
 
+// Calls the ReadProgress once per location.
+class ProgressCounter {
+ public:
+  ProgressCounter(const ReadProgress& callback, const std::vector<std::uint64_t>& declared_events)
+      : callback_(callback), declared_(declared_events) {
+    for (const std::uint64_t n : declared_) total_ += n;
+  }
+  void location_done(std::size_t location) {
+    if (!callback_) return;
+    const std::lock_guard lock(mutex_);
+    done_ += declared_[location];
+    ++locations_;
+    callback_(total_ > 0 ? static_cast<double>(done_) / static_cast<double>(total_)
+                         : static_cast<double>(locations_) / static_cast<double>(declared_.size()));
+  }
+
+ private:
+  const ReadProgress& callback_;
+  const std::vector<std::uint64_t>& declared_;
+  std::uint64_t total_ = 0, done_ = 0;
+  std::size_t locations_ = 0;
+  std::mutex mutex_;
+};
+
 }  // namespace
 
-Trace read_trace(const std::string& path, const ReadOptions& options) {
+Trace read_trace(const std::string& path, const ReadOptions& options,
+                 const ReadProgress& progress) {
   const std::string anchor = find_anchor_file(path);
   QuietOtf2Errors quiet;
   ReaderHandle reader = open_reader(anchor);
@@ -120,8 +146,10 @@ Trace read_trace(const std::string& path, const ReadOptions& options) {
   const unsigned threads = worker_count(options.threads, trace.locations.size());
   std::vector<LocationReport> reports(trace.locations.size());
   const EventFiles files(reader.get(), anchor);
+  ProgressCounter counter(progress, defs.expected_events);
   parallel_for(trace.locations.size(), threads, [&](std::size_t i) {
     reports[i] = read_location(context, files, defs.expected_events[i], trace.locations[i]);
+    counter.location_done(i);
   });
 
   if (def_files_open) OTF2_Reader_CloseDefFiles(reader.get());

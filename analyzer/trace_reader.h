@@ -15,6 +15,7 @@
 // "before" figure being MatchCounts::clock_violations.
 #pragma once
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -39,8 +40,14 @@ struct ReadOptions {
   unsigned threads = 0;  // 0 = one per core, capped at the number of locations
 };
 
+// Called after each location is loaded with the fraction read so far (of the events the
+// archive declares, or of the locations when it declares none): from the reading threads, but
+// one call at a time. Once per location, so it costs nothing next to the events.
+using ReadProgress = std::function<void(double fraction)>;
+
 // `path` is the anchor file (traces.otf2) or the archive directory. Throws TraceUsageError or
 // TraceReadError; damage to single locations goes to Trace::warnings instead.
-Trace read_trace(const std::string& path, const ReadOptions& options = {});
+Trace read_trace(const std::string& path, const ReadOptions& options = {},
+                 const ReadProgress& progress = {});
 
 }  // namespace collwrap

@@ -14,7 +14,7 @@ namespace collwrap {
 
 // Version of the JSON report layout (share/schema/report.schema.json). Bump the major number
 // when a field changes meaning or disappears, the minor one when fields are added.
-inline constexpr const char* kReportSchemaVersion = "1.1";
+inline constexpr const char* kReportSchemaVersion = "1.2";
 
 struct SourceLocation {
   std::string function;    // MPI function, e.g. "MPI_Irecv"
@@ -155,6 +155,45 @@ struct OperationStats {
   double percent_of_mpi_time = 0;  // of the time in all MPI calls of the trace
 };
 
+// Grains of compute between MPI calls (report/compute_grains.h), counted in one bin of
+// lengths [low_s, high_s); the last bin has no upper bound.
+struct GrainBin {
+  double low_s = 0;
+  std::optional<double> high_s;
+  std::uint64_t count = 0;
+  double total_s = 0;
+};
+
+// The compute grains of one location: from the Leave of each MPI call to the Enter of the next.
+struct GrainDistribution {
+  std::int32_t rank = 0;
+  std::int32_t thread = 0;
+  std::uint64_t count = 0;
+  double total_s = 0;
+  double min_s = 0;
+  double median_s = 0;
+  double mean_s = 0;
+  double max_s = 0;
+  std::vector<GrainBin> histogram;  // by powers of ten, every bin listed
+};
+
+// How much of the observed waiting the machine noise of a `collwrap-bench noise` file explains
+// (analyzer --noise FILE; report/compute_grains.h says how it is computed and assumed).
+struct NoisePrediction {
+  std::string file;
+  std::uint32_t noise_ranks = 0;       // ranks of the noise collection
+  std::uint32_t processes = 0;         // p: the trace's ranks
+  std::uint32_t metric_processes = 0;  // ranks whose noise the metrics use: min(p, noise_ranks)
+  double noise_coverage = 0;           // integral C and S of the noise over those ranks
+  double noise_synchronicity = 0;
+  std::uint64_t grains = 0;  // compute grains of all locations
+  double compute_s = 0;      // their total length
+  double delay_s = 0;        // expected lengthening of the grains by the slowest of p ranks
+  double wait_s = 0;         // the part of it spent waiting for another rank's noise
+  double observed_wait_s = 0;               // waiting found by the patterns
+  std::optional<double> explained_fraction;  // wait_s / observed_wait_s; unset without waiting
+};
+
 struct AnalysisResult {
   std::string schema_version = kReportSchemaVersion;
   std::string tool_version;
@@ -164,6 +203,8 @@ struct AnalysisResult {
   Summary summary;
   std::vector<CommPair> communication;  // sender, then receiver ascending
   std::vector<OperationStats> operations;  // largest total_s first
+  std::vector<GrainDistribution> grains;   // by rank, then thread
+  std::optional<NoisePrediction> noise;    // with analyzer --noise only
 };
 
 }  // namespace collwrap

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "comm_matrix.h"
+#include "compute_grains.h"
 #include "finding_aggregator.h"
 #include "finding_text.h"
 #include "operation_stats.h"
@@ -119,6 +120,7 @@ AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
   result.summary.instances_below_min_wait = hidden;
   result.communication = communication_matrix(trace, matching);
   result.operations = operation_stats(trace);
+  result.grains = compute_grains(trace);
   return result;
 }
 

@@ -149,19 +149,60 @@ Json operations_json(const std::vector<OperationStats>& operations) {
   return out;
 }
 
+Json grains_json(const std::vector<GrainDistribution>& grains) {
+  Json out = Json::array();
+  for (const GrainDistribution& g : grains) {
+    Json histogram = Json::array();
+    for (const GrainBin& b : g.histogram)
+      histogram.push_back({{"low_s", b.low_s},
+                           {"high_s", b.high_s ? Json(*b.high_s) : Json(nullptr)},
+                           {"count", b.count},
+                           {"total_s", b.total_s}});
+    out.push_back({{"rank", g.rank},
+                   {"thread", g.thread},
+                   {"count", g.count},
+                   {"total_s", g.total_s},
+                   {"min_s", g.min_s},
+                   {"median_s", g.median_s},
+                   {"mean_s", g.mean_s},
+                   {"max_s", g.max_s},
+                   {"histogram", histogram}});
+  }
+  return out;
+}
+
+Json noise_json(const NoisePrediction& n) {
+  return {
+      {"file", n.file},
+      {"noise_ranks", n.noise_ranks},
+      {"processes", n.processes},
+      {"metric_processes", n.metric_processes},
+      {"noise_coverage", n.noise_coverage},
+      {"noise_synchronicity", n.noise_synchronicity},
+      {"grains", n.grains},
+      {"compute_s", n.compute_s},
+      {"delay_s", n.delay_s},
+      {"wait_s", n.wait_s},
+      {"observed_wait_s", n.observed_wait_s},
+      {"explained_fraction", n.explained_fraction ? Json(*n.explained_fraction) : Json(nullptr)}};
+}
+
 }  // namespace
 
 nlohmann::ordered_json report_json(const AnalysisResult& result) {
   Json findings = Json::array();
   for (const Finding& f : result.findings) findings.push_back(finding_json(f));
-  return {{"schema_version", result.schema_version},
-          {"tool_version", result.tool_version},
-          {"trace", trace_json(result.trace)},
-          {"ranks", ranks_json(result.ranks)},
-          {"findings", findings},
-          {"summary", summary_json(result.summary)},
-          {"communication", communication_json(result.communication)},
-          {"operations", operations_json(result.operations)}};
+  Json report = {{"schema_version", result.schema_version},
+                 {"tool_version", result.tool_version},
+                 {"trace", trace_json(result.trace)},
+                 {"ranks", ranks_json(result.ranks)},
+                 {"findings", findings},
+                 {"summary", summary_json(result.summary)},
+                 {"communication", communication_json(result.communication)},
+                 {"operations", operations_json(result.operations)},
+                 {"grains", grains_json(result.grains)}};
+  if (result.noise) report["noise"] = noise_json(*result.noise);
+  return report;
 }
 
 void write_json_report(const AnalysisResult& result, std::ostream& out) {

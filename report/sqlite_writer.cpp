@@ -2,10 +2,12 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <concepts>
 #include <ctime>
 #include <memory>
 #include <string_view>
+#include <thread>
 
 #include "sqlite_schema.h"
 
@@ -31,6 +33,21 @@ class Writer {
 
   void exec(const char* sql, std::string_view doing) const {
     if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) != SQLITE_OK) fail(doing);
+  }
+
+  // Like exec, retrying while another connection holds a lock. Needed where SQLite returns
+  // SQLITE_BUSY without calling the busy handler, as the switch to WAL does while a second
+  // analyzer opens the same new database.
+  void exec_when_unlocked(const char* sql, std::string_view doing) const {
+    constexpr auto kPause = std::chrono::milliseconds(10);
+    for (auto waited = std::chrono::milliseconds(0);; waited += kPause) {
+      const int rc = sqlite3_exec(db_, sql, nullptr, nullptr, nullptr);
+      if (rc == SQLITE_OK) return;
+      if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) ||
+          waited >= std::chrono::milliseconds(kBusyTimeoutMs))
+        fail(doing);
+      std::this_thread::sleep_for(kPause);
+    }
   }
 
   // A prepared statement, bound by position and run once per row.
@@ -101,7 +118,10 @@ std::string utc_now() {
 
 std::string peer_list(const std::vector<std::int32_t>& peers) {
   std::string text;
-  for (const std::int32_t p : peers) text += (text.empty() ? "" : ",") + std::to_string(p);
+  for (const std::int32_t p : peers) {
+    if (!text.empty()) text += ',';
+    text += std::to_string(p);
+  }
   return text;
 }
 
@@ -187,7 +207,7 @@ std::int64_t append_run_to_database(const AnalysisResult& result, const std::str
   if (opened != SQLITE_OK) w.fail("open the file");
   sqlite3_busy_timeout(raw, kBusyTimeoutMs);
   // WAL lets readers (sqlite3, scripts) query while an analyzer appends.
-  w.exec("PRAGMA journal_mode = WAL", "switch to write-ahead logging");
+  w.exec_when_unlocked("PRAGMA journal_mode = WAL", "switch to write-ahead logging");
   // IMMEDIATE takes the write lock up front, so two analyzers never both read the schema
   // version and then race to create the tables.
   w.exec("BEGIN IMMEDIATE", "start a transaction");

@@ -169,6 +169,26 @@ void write_operation_times(const AnalysisResult& r, const TerminalOptions& optio
   out << '\n';
 }
 
+// With analyzer --noise: what the machine's measured noise explains of the waiting.
+void write_machine_noise(const AnalysisResult& r, std::ostream& out) {
+  if (!r.noise) return;
+  const NoisePrediction& n = *r.noise;
+  char metrics[96];
+  std::snprintf(metrics, sizeof metrics, "coverage C = %.4f, synchronicity S = %.2f",
+                n.noise_coverage, n.noise_synchronicity);
+  out << "Machine noise (" << n.file << ": " << n.noise_ranks << " ranks, " << metrics << "):\n"
+      << "  " << plural(n.grains, "compute grain") << ", " << format_duration(n.compute_s)
+      << " of compute; the noise would lengthen them by about " << format_duration(n.delay_s)
+      << ".\n  Measured noise explains about " << format_duration(n.wait_s);
+  if (n.explained_fraction)
+    out << " (" << percent(n.wait_s, n.observed_wait_s) << ") of the "
+        << format_duration(n.observed_wait_s) << " of waiting.\n";
+  else
+    out << " of waiting; the patterns found none.\n";
+  out << "  (Assumes every grain ends in a synchronization of all " << n.processes
+      << " ranks, in the collection's noise.)\n\n";
+}
+
 void write_data_quality(const AnalysisResult& r, std::ostream& out) {
   const MatchSummary& m = r.summary.matching;
   const std::uint64_t unmatched = m.unmatched_sends + m.unmatched_receives +
@@ -204,6 +224,7 @@ void write_terminal_summary(const AnalysisResult& result, const TerminalOptions&
   write_pattern_totals(result, out);
   write_rank_times(result, out);
   write_operation_times(result, options, out);
+  write_machine_noise(result, out);
   write_data_quality(result, out);
 }
 

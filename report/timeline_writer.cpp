@@ -15,12 +15,6 @@ double micros(TimeNs ns) {
   return static_cast<double>(ns) / 1e3;
 }
 
-struct WindowCall {
-  TimeNs enter;
-  std::uint32_t loc;
-  std::uint32_t call;
-};
-
 // Events are streamed one by one: a whole document as one Json value would need about a
 // kilobyte per event.
 class EventStream {
@@ -39,12 +33,6 @@ class EventStream {
   std::ostream& out_;
   bool first_ = true;
 };
-
-std::string call_site_text(const Trace& trace, std::uint32_t site) {
-  if (site == kNone) return "";
-  const CallSite& s = trace.callsites[site];
-  return s.file + (s.line > 0 ? ":" + std::to_string(s.line) : "");
-}
 
 void write_track_names(const Trace& trace, EventStream& events) {
   for (const Location& l : trace.locations) {
@@ -66,25 +54,60 @@ void write_track_names(const Trace& trace, EventStream& events) {
   }
 }
 
-// The calls in the window, earliest first, at most max_calls of them.
-std::vector<WindowCall> calls_in_window(const Trace& trace, const TimelineOptions& options,
-                                        std::size_t& dropped) {
-  std::vector<WindowCall> calls;
+}  // namespace
+
+std::string call_site_text(const Trace& trace, std::uint32_t site) {
+  if (site == kNone) return "";
+  const CallSite& s = trace.callsites[site];
+  std::string text = s.file;
+  if (s.line > 0) text.append(":").append(std::to_string(s.line));
+  return text;
+}
+
+bool instance_in_window(const InstanceSample& instance, const TimelineOptions& options) {
+  const TimeNs at = static_cast<TimeNs>(instance.time_s * 1e9);
+  return at <= options.end && at + static_cast<TimeNs>(instance.wait_s * 1e9) >= options.start;
+}
+
+TimelineSelection select_timeline(const Trace& trace, const Matching& matching,
+                                  const TimelineOptions& options) {
+  TimelineSelection selection;
+  std::vector<TimelineCall>& calls = selection.calls;
   for (std::uint32_t loc = 0; loc < trace.locations.size(); ++loc) {
     const Location& l = trace.locations[loc];
     for (std::uint32_t c = 0; c < l.calls(); ++c)
       if (l.call_leave[c] >= options.start && l.call_enter[c] <= options.end)
         calls.push_back({l.call_enter[c], loc, c});
   }
-  std::sort(calls.begin(), calls.end(), [](const WindowCall& a, const WindowCall& b) {
+  const auto order = [](const TimelineCall& a, const TimelineCall& b) {
     return std::tie(a.enter, a.loc, a.call) < std::tie(b.enter, b.loc, b.call);
-  });
-  dropped = calls.size() > options.max_calls ? calls.size() - options.max_calls : 0;
-  calls.resize(calls.size() - dropped);
-  return calls;
-}
+  };
+  std::sort(calls.begin(), calls.end(), order);
+  selection.calls_dropped = calls.size() > options.max_calls ? calls.size() - options.max_calls : 0;
+  calls.resize(calls.size() - selection.calls_dropped);
 
-}  // namespace
+  // The position of a call in `calls`, if it is there: a bit per call of the trace says
+  // whether, a binary search (calls are sorted) says where.
+  std::vector<std::vector<bool>> selected(trace.locations.size());
+  for (std::size_t loc = 0; loc < trace.locations.size(); ++loc)
+    selected[loc].resize(trace.locations[loc].calls());
+  for (const TimelineCall& c : calls) selected[c.loc][c.call] = true;
+  const auto position = [&](std::uint32_t loc, std::uint32_t call) {
+    const TimelineCall key{trace.locations[loc].call_enter[call], loc, call};
+    return static_cast<std::size_t>(std::lower_bound(calls.begin(), calls.end(), key, order) -
+                                    calls.begin());
+  };
+  for (std::size_t i = 0; i < matching.messages.size(); ++i) {
+    const Message& m = matching.messages[i];
+    if (!m.send.valid() || !m.recv.valid()) continue;
+    const std::uint32_t sc = trace.locations[m.send.loc].op_call[m.send.op];
+    const std::uint32_t rc = trace.locations[m.recv.loc].op_call[m.recv.op];
+    if (sc == kNone || rc == kNone || !selected[m.send.loc][sc] || !selected[m.recv.loc][rc])
+      continue;
+    selection.messages.push_back({i, position(m.send.loc, sc), position(m.recv.loc, rc)});
+  }
+  return selection;
+}
 
 TimelineCounts write_timeline(const Trace& trace, const Matching& matching,
                               const AnalysisResult& result, const TimelineOptions& options,
@@ -93,12 +116,9 @@ TimelineCounts write_timeline(const Trace& trace, const Matching& matching,
   EventStream events(out);
   write_track_names(trace, events);
 
-  const std::vector<WindowCall> calls = calls_in_window(trace, options, counts.calls_dropped);
-  // written[loc][call]: whether the call's slice is in the file, so arrows only join slices.
-  std::vector<std::vector<bool>> written(trace.locations.size());
-  for (std::size_t loc = 0; loc < trace.locations.size(); ++loc)
-    written[loc].resize(trace.locations[loc].calls());
-  for (const WindowCall& ref : calls) {
+  const TimelineSelection selection = select_timeline(trace, matching, options);
+  counts.calls_dropped = selection.calls_dropped;
+  for (const TimelineCall& ref : selection.calls) {
     const Location& l = trace.locations[ref.loc];
     Json args = Json::object();
     if (const std::string site = call_site_text(trace, l.call_callsite[ref.call]); !site.empty())
@@ -111,27 +131,26 @@ TimelineCounts write_timeline(const Trace& trace, const Matching& matching,
                 {"pid", l.rank},
                 {"tid", l.thread},
                 {"args", args}});
-    written[ref.loc][ref.call] = true;
   }
-  counts.calls = calls.size();
+  counts.calls = selection.calls.size();
 
   // A flow starts at the send's call and ends at the call that completed the receive; "bp":"e"
   // binds the end to that enclosing slice rather than to the next one.
-  for (std::size_t i = 0; i < matching.messages.size(); ++i) {
-    const Message& m = matching.messages[i];
-    if (!m.send.valid() || !m.recv.valid()) continue;
-    const Location& sl = trace.locations[m.send.loc];
-    const Location& rl = trace.locations[m.recv.loc];
-    const std::uint32_t sc = sl.op_call[m.send.op], rc = rl.op_call[m.recv.op];
-    if (sc == kNone || rc == kNone || !written[m.send.loc][sc] || !written[m.recv.loc][rc])
-      continue;
-    const Json common = {{"name", "message"}, {"cat", "message"}, {"id", i}};
+  for (const TimelineMessage& tm : selection.messages) {
+    const Message& m = matching.messages[tm.message];
+    const TimelineCall& send = selection.calls[tm.from];
+    const TimelineCall& recv = selection.calls[tm.to];
+    const Location& sl = trace.locations[send.loc];
+    const Location& rl = trace.locations[recv.loc];
+    const Json common = {{"name", "message"}, {"cat", "message"}, {"id", tm.message}};
     Json start = common, finish = common;
-    start.update(
-        {{"ph", "s"}, {"ts", micros(sl.call_enter[sc])}, {"pid", sl.rank}, {"tid", sl.thread}});
+    start.update({{"ph", "s"},
+                  {"ts", micros(sl.call_enter[send.call])},
+                  {"pid", sl.rank},
+                  {"tid", sl.thread}});
     finish.update({{"ph", "f"},
                    {"bp", "e"},
-                   {"ts", micros(rl.call_leave[rc])},
+                   {"ts", micros(rl.call_leave[recv.call])},
                    {"pid", rl.rank},
                    {"tid", rl.thread},
                    {"args", {{"bytes", sl.op_bytes[m.send.op]}, {"tag", sl.op_tag[m.send.op]}}}});
@@ -143,8 +162,7 @@ TimelineCounts write_timeline(const Trace& trace, const Matching& matching,
   // The worst instances of each finding: the wait at the start of the call that lost it.
   for (const Finding& f : result.findings)
     for (const InstanceSample& s : f.top_instances) {
-      const TimeNs at = static_cast<TimeNs>(s.time_s * 1e9);
-      if (at > options.end || at + static_cast<TimeNs>(s.wait_s * 1e9) < options.start) continue;
+      if (!instance_in_window(s, options)) continue;
       events.add({{"name", f.pattern},
                   {"cat", "pattern"},
                   {"ph", "X"},

@@ -133,6 +133,10 @@ CommandLine parse_command_line(std::span<const std::string_view> args) {
       const std::string_view value = take_value();
       if (value.empty()) throw UsageError("--json needs a file name, or - for standard output");
       cl.json_path = std::string(value);
+    } else if (name == "--noise") {
+      const std::string_view value = take_value();
+      if (value.empty()) throw UsageError("--noise needs a noise file of collwrap-bench noise");
+      cl.noise_path = std::string(value);
     } else if (name == "--sqlite") {
       cl.sqlite_path = output_file(name, take_value());
     } else if (name == "--sarif") {
@@ -141,6 +145,10 @@ CommandLine parse_command_line(std::span<const std::string_view> args) {
       cl.matrix_csv_path = output_file(name, take_value());
     } else if (name == "--timeline") {
       cl.timeline_path = output_file(name, take_value());
+    } else if (name == "--html") {
+      cl.html_path = output_file(name, take_value());
+    } else if (name == "--matrix-svg") {
+      cl.matrix_svg_path = output_file(name, take_value());
     } else if (name == "--time-window") {
       parse_time_window(take_value(), cl.timeline);
     } else if (name == "--timeline-max-events") {
@@ -176,14 +184,21 @@ std::string usage_text() {
       "  --patterns all|ID[,ID...]  patterns to look for (default: all)\n"
       "  --json FILE                write the JSON report to FILE ('-' = standard output;\n"
       "                             the summary then goes to standard error)\n"
+      "  --noise FILE               estimate how much of the waiting the machine noise in\n"
+      "                             FILE (collwrap-bench noise --save FILE) explains\n"
       "  --sqlite FILE              append this analysis as a new run to the SQLite database\n"
       "                             FILE (created if needed; schema in share/sql/schema.sql)\n"
       "  --sarif FILE               write the findings as a SARIF 2.1.0 log to FILE\n"
       "  --matrix-csv FILE          write the communication matrix (messages, bytes and\n"
       "                             transfer times per sender and receiver) as CSV to FILE\n"
+      "  --matrix-svg FILE          draw the communication matrix (bytes sent per sender\n"
+      "                             and receiver) as an SVG heatmap to FILE\n"
       "  --timeline FILE            write a timeline of the MPI calls, messages and worst\n"
       "                             waits for chrome://tracing or ui.perfetto.dev to FILE\n"
-      "  --time-window START:END    timeline only from START to END seconds of the trace\n"
+      "  --html FILE                write a self-contained HTML report (summary, sortable\n"
+      "                             findings, charts, matrix, timeline) to FILE\n"
+      "  --time-window START:END    timeline (--timeline, --html) only from START to END\n"
+      "                             seconds of the trace\n"
       "  --timeline-max-events N    at most N MPI calls in the timeline, the earliest\n"
       "                             (default: " + std::to_string(TimelineOptions{}.max_calls) + ")\n"
       "  --eager-threshold BYTES    messages above this size are sent in rendezvous mode\n"
@@ -202,7 +217,9 @@ std::string usage_text() {
       "  --no-clock-repair          analyze the times as recorded (offsets applied) without\n"
       "                             repairing clock-condition violations (default: repair\n"
       "                             them with the controlled logical clock)\n"
-      "  --quiet, -q                no summary on the terminal\n"
+      "  --quiet, -q                no summary on the terminal, and no progress (shown on\n"
+      "                             standard error when it is a terminal and the analysis\n"
+      "                             takes more than about 2 s)\n"
       "  --version                  print the version and exit\n"
       "  --help, -h                 print this help and exit\n"
       "\n"

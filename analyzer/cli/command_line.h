@@ -27,10 +27,13 @@ struct CommandLine {
   std::string trace_path;
   std::vector<const Pattern*> patterns;  // --patterns, default all
   std::optional<std::string> json_path;  // --json FILE, "-" = standard output
+  std::optional<std::string> noise_path;  // --noise FILE: a collwrap-bench noise file
   std::optional<std::string> sqlite_path;      // --sqlite FILE: append the run to a database
   std::optional<std::string> sarif_path;       // --sarif FILE
   std::optional<std::string> matrix_csv_path;  // --matrix-csv FILE
   std::optional<std::string> timeline_path;    // --timeline FILE
+  std::optional<std::string> html_path;        // --html FILE
+  std::optional<std::string> matrix_svg_path;  // --matrix-svg FILE (bytes sent)
   TimelineOptions timeline;  // --time-window START:END, --timeline-max-events N
   RuleOptions rules;                     // --eager-threshold, --min-wait, --sendrecv-window
   std::size_t top = 10;                  // --top: findings in the terminal summary

@@ -8,15 +8,22 @@
 #include <fstream>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <string_view>
 #include <vector>
+
+#include <unistd.h>
 
 #include "analyze.h"
 #include "clock_repair.h"
 #include "command_line.h"
+#include "compute_grains.h"
 #include "json_report.h"
+#include "html_heatmap.h"
+#include "html_report.h"
 #include "matrix_csv.h"
 #include "matching.h"
+#include "progress.h"
 #include "sarif_writer.h"
 #include "sqlite_writer.h"
 #include "terminal_summary.h"
@@ -28,7 +35,11 @@ namespace {
 constexpr int kExitBadTrace = 1;
 constexpr int kExitUsage = 2;
 
+// The progress line of the running analysis (set up by run()), erased before any message.
+std::optional<collwrap::ProgressReporter> progress;
+
 int fail(int status, const std::string& message) {
+  if (progress) progress->finish();
   std::cerr << "analyzer: " << message << '\n';
   return status;
 }
@@ -66,6 +77,10 @@ std::string write_other_outputs(const collwrap::CommandLine& cl,
         collwrap::write_matrix_csv(result, out);
       }))
     return cannot("communication matrix", *cl.matrix_csv_path);
+  if (cl.matrix_svg_path && !write_file(*cl.matrix_svg_path, [&](std::ostream& out) {
+        collwrap::write_matrix_svg(result, collwrap::MatrixQuantity::Bytes, out);
+      }))
+    return cannot("communication matrix heatmap", *cl.matrix_svg_path);
   if (cl.sqlite_path) {
     try {
       collwrap::append_run_to_database(result, *cl.sqlite_path);
@@ -77,9 +92,26 @@ std::string write_other_outputs(const collwrap::CommandLine& cl,
 }
 
 int run(const collwrap::CommandLine& cl) {
+  // A bad noise file is found before the trace is read.
+  std::optional<collwrap::noise::NoiseRecord> noise;
+  if (cl.noise_path) {
+    try {
+      noise = collwrap::noise::read_noise_file(*cl.noise_path);
+    } catch (const collwrap::noise::NoiseFileError& e) {
+      return fail(kExitUsage, "cannot read the noise file '" + *cl.noise_path + "': " + e.what() +
+                                  "; give a file written by 'collwrap-bench noise --save FILE'");
+    }
+  }
+  progress.emplace(std::cerr, cl.clock_repair ? 5 : 4,
+                   collwrap::ProgressReporter::Options{
+                       .enabled = collwrap::progress_wanted(cl.quiet, STDERR_FILENO)});
+  std::optional<collwrap::ProgressTicker> ticker;
+  if (progress->enabled()) ticker.emplace(*progress, std::chrono::milliseconds(200));
+  progress->phase("reading");
   collwrap::Trace trace;
   try {
-    trace = collwrap::read_trace(cl.trace_path);
+    trace = collwrap::read_trace(cl.trace_path, {},
+                                 [](double fraction) { progress->progress(fraction); });
   } catch (const collwrap::TraceUsageError& e) {  // its message says what to give instead
     return fail(kExitUsage, e.what());
   } catch (const collwrap::TraceReadError& e) {
@@ -87,14 +119,20 @@ int run(const collwrap::CommandLine& cl) {
                                    "; nothing can be analyzed: trace the program again (an archive "
                                    "is complete once every rank has passed MPI_Finalize)");
   }
+  progress->phase("matching");
   collwrap::Matching matching = collwrap::match_trace(trace);
+  if (cl.clock_repair) progress->phase("clock repair");
   // The repair keeps every location's event order, so the pairs stay; matching again
   // recounts the violations the patterns will see.
   if (cl.clock_repair && collwrap::repair_clocks(trace, matching).passes > 0)
     matching = collwrap::match_trace(trace);
-  const collwrap::AnalysisResult result =
+  progress->phase("patterns");
+  collwrap::AnalysisResult result =
       collwrap::analyze_trace(trace, matching, {cl.rules, cl.patterns});
+  if (noise)
+    result.noise = collwrap::predict_noise_waiting(trace, result.summary, *noise, *cl.noise_path);
 
+  progress->phase("writing reports");
   if (cl.json_path && !write_report(result, *cl.json_path))
     return fail(kExitUsage, "cannot write the JSON report to '" + *cl.json_path +
                                 "': " + std::strerror(errno) + "; choose a writable path");
@@ -106,6 +144,12 @@ int run(const collwrap::CommandLine& cl) {
       }))
     return fail(kExitUsage, "cannot write the timeline to '" + *cl.timeline_path +
                                 "': " + std::strerror(errno) + "; choose a writable path");
+  if (cl.html_path && !write_file(*cl.html_path, [&](std::ostream& out) {
+        timeline = collwrap::write_html_report(trace, matching, result, cl.timeline, out);
+      }))
+    return fail(kExitUsage, "cannot write the HTML report to '" + *cl.html_path +
+                                "': " + std::strerror(errno) + "; choose a writable path");
+  progress->finish();
   if (timeline.calls_dropped > 0)
     std::cerr << "analyzer: the timeline holds the first " << timeline.calls << " MPI calls, "
               << timeline.calls_dropped

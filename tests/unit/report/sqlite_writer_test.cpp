@@ -64,7 +64,10 @@ TEST(SqliteWriter, EachAnalysisAppendsARunWithAllItsRows) {
 
   const Finding& worst = r.findings.front();
   std::string peers;
-  for (const std::int32_t p : worst.peers) peers += (peers.empty() ? "" : ",") + std::to_string(p);
+  for (const std::int32_t p : worst.peers) {
+    if (!peers.empty()) peers += ',';
+    peers += std::to_string(p);
+  }
   EXPECT_EQ(query(db,
                   "SELECT pattern || ' ' || rank || ' ' || peers FROM findings"
                   " WHERE run_id = 1 ORDER BY wait_time_s DESC, finding_id LIMIT 1"),

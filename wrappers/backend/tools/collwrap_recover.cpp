@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
     if (i < report.ranks.size() && report.ranks[i] == rank) {
       ++i;
     } else {
-      missing += (missing.empty() ? "" : ",") + std::to_string(rank);
+      if (!missing.empty()) missing += ',';
+      missing += std::to_string(rank);
     }
   }
   std::printf("collwrap-recover: wrote %s/traces.otf2 with %zu of %u ranks%s%s\n", argv[1],

@@ -1,0 +1,107 @@
+#include "compute_grains.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "noise_bands.h"
+#include "noise_prediction.h"
+#include "result_units.h"
+#include "sample_stats.h"
+
+namespace collwrap {
+namespace {
+
+// Upper edges of the histogram's bounded bins.
+constexpr std::array<double, 8> kGrainBinEdges = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10};
+
+// Patterns whose time is already in another pattern's, or that are no waiting.
+constexpr std::array<std::string_view, 3> kNotSeparateWaiting = {"wrong_order", "early_wait",
+                                                                 "sendrecv_candidate"};
+
+}  // namespace
+
+std::vector<double> grain_lengths(const Location& location) {
+  std::vector<double> grains;
+  for (std::size_t c = 1; c < location.calls(); ++c) {
+    const TimeNs gap = location.call_enter[c] - location.call_leave[c - 1];
+    if (gap >= 0) grains.push_back(seconds(gap));
+  }
+  return grains;
+}
+
+std::vector<GrainBin> grain_histogram(std::span<const double> grains_s) {
+  std::vector<GrainBin> bins;
+  double low = 0;
+  for (double high : kGrainBinEdges) {
+    bins.push_back({low, high, 0, 0});
+    low = high;
+  }
+  bins.push_back({low, std::nullopt, 0, 0});
+  for (double g : grains_s) {
+    const auto upper = std::upper_bound(kGrainBinEdges.begin(), kGrainBinEdges.end(), g);
+    GrainBin& bin = bins[std::size_t(upper - kGrainBinEdges.begin())];
+    ++bin.count;
+    bin.total_s += g;
+  }
+  return bins;
+}
+
+std::vector<GrainDistribution> compute_grains(const Trace& trace) {
+  std::vector<GrainDistribution> out;
+  for (const Location& l : trace.locations) {
+    const std::vector<double> grains = grain_lengths(l);
+    if (grains.empty()) continue;
+    const SampleSummary s = summarize(grains);
+    GrainDistribution d;
+    d.rank = l.rank;
+    d.thread = l.thread;
+    d.count = s.n;
+    d.total_s = s.mean * double(s.n);
+    d.min_s = s.min;
+    d.median_s = s.median;
+    d.mean_s = s.mean;
+    d.max_s = s.max;
+    d.histogram = grain_histogram(grains);
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+double observed_waiting_s(const Summary& summary) {
+  double total = 0;
+  for (const PatternTotal& p : summary.patterns)
+    if (std::find(kNotSeparateWaiting.begin(), kNotSeparateWaiting.end(), p.pattern) ==
+        kNotSeparateWaiting.end())
+      total += p.wait_time_s;
+  return total;
+}
+
+NoisePrediction predict_noise_waiting(const Trace& trace, const Summary& summary,
+                                      const noise::NoiseRecord& noise, const std::string& file) {
+  NoisePrediction p;
+  p.file = file;
+  p.noise_ranks = std::uint32_t(noise.ranks.size());
+  p.processes = std::uint32_t(std::max(trace.world_size, 1));
+  p.metric_processes = std::min(p.processes, p.noise_ranks);
+  const std::vector<noise::RankBursts> bursts = noise.bursts(p.metric_processes);
+  const std::vector<double> edges =
+      noise::band_edges(noise.threshold_s, noise::default_upper_edges_s());
+  const std::vector<noise::BandMetrics> bands = noise::all_bands(bursts, noise.duration_s, edges);
+  const noise::BandMetrics all =
+      noise::band_metrics(bursts, noise.duration_s, noise.threshold_s, noise::kNoUpperBound);
+  p.noise_coverage = all.coverage;
+  p.noise_synchronicity = all.synchronicity;
+  for (const Location& l : trace.locations)
+    for (double grain : grain_lengths(l)) {
+      ++p.grains;
+      p.compute_s += grain;
+      p.delay_s += noise::expected_grain_delay(bands, grain);
+      p.wait_s += noise::expected_grain_wait(bands, grain);
+    }
+  p.observed_wait_s = observed_waiting_s(summary);
+  if (p.observed_wait_s > 0) p.explained_fraction = p.wait_s / p.observed_wait_s;
+  return p;
+}
+
+}  // namespace collwrap

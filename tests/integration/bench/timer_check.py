@@ -1,0 +1,56 @@
+"""Integration check of `collwrap-bench timer`: the report has every section of
+collwrap-timercheck's (the same code), and WaitPatternUp's median is about N·U: rank i spins
+until (i+1)·U after the common start, so the last rank ends at N·U."""
+import argparse
+import re
+
+from bench_mpirun import expect, expect_usage_error, run_bench
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--mpirun", required=True)
+    parser.add_argument("--bench", required=True)
+    parser.add_argument("--np", type=int, default=2)
+    parser.add_argument("--sync", default="linear")
+    parser.add_argument("--unit-us", type=float, default=100)
+    args = parser.parse_args()
+
+    result = run_bench(args.mpirun, args.bench, args.np, "timer", "--sync", args.sync, "--repeat",
+                       "15", "--unit", str(args.unit_us))
+    expect(result.returncode == 0, f"exit status 0, not {result.returncode}")
+    out = result.stdout
+    expect(out.startswith(f"collwrap-bench timer: {args.np} ranks, timer "), "title line")
+    for section in ["sync time: ", "residual offsets (us; ", "check residual offsets: ",
+                    "check WaitPatternNull: ", "check WaitPatternUp: ", "timer rates: ",
+                    f"summary: sync={args.sync} ranks={args.np} "]:
+        expect(section in out, f"section '{section}'")
+    for r in range(args.np):
+        expect(re.search(rf"rank {r}: residual [-+][0-9.]+, stated \+-[0-9.]+", out),
+               f"residual of rank {r}")
+    expect(re.search(r"verdict: timer and offsets can (NOT )?be trusted at the 1 us level", out),
+           "verdict")
+    spread = r"measured median ([0-9.]+) min ([0-9.]+) max ([0-9.]+) us"
+    null = re.search(r"WaitPatternNull: expected 0\.000 us, " + spread, out)
+    expected = args.np * args.unit_us
+    up = re.search(rf"WaitPatternUp: expected {expected:.3f} us, " + spread, out)
+    expect(null and up, "both patterns report median, min and max")
+    null_median, null_min = float(null.group(1)), float(null.group(2))
+    up_median, up_min = float(up.group(1)), float(up.group(2))
+    print(f"WaitPatternNull median {null_median:.3f} min {null_min:.3f} us; WaitPatternUp median "
+          f"{up_median:.3f} min {up_min:.3f} us (expected {expected:.0f})")
+    # Each rank stops by its own global clock, so a run can end late (the start broadcast or the
+    # rank was delayed on a busy node) but never early; the least disturbed run shows what the
+    # timer and offsets themselves do.
+    expect(up_min >= expected - 1, "no WaitPatternUp run ends before N*U")
+    expect(up_min <= 1.05 * expected + 5, "the best WaitPatternUp run is about N*U")
+    expect(up_median >= expected - 1, "WaitPatternUp median not below N*U")
+    expect(0 <= null_min <= 0.25 * expected, "the best WaitPatternNull run is far below N*U")
+
+    expect_usage_error(run_bench(args.mpirun, args.bench, 1, "timer", "--sync", "sundial"),
+                       "timer")
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
