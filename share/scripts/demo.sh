@@ -12,8 +12,9 @@ cd "$WORK"
 echo "== tracing: LD_PRELOAD=$PREFIX/lib/libcollwrap.so mpirun -np 4 late_sender"
 COLLWRAP_TRACE_DIR="$WORK/trace" mpirun -np 4 --oversubscribe \
   -x LD_PRELOAD="$PREFIX/lib/libcollwrap.so" "$PREFIX/libexec/collwrap/examples/late_sender"
-echo "== analyzing: analyzer $WORK/trace --patterns all --json report.json"
-"$PREFIX/bin/analyzer" "$WORK/trace" --patterns all --json "$WORK/report.json"
+echo "== analyzing: analyzer $WORK/trace --patterns all --json report.json --html report.html"
+"$PREFIX/bin/analyzer" "$WORK/trace" --patterns all --json "$WORK/report.json" \
+  --html "$WORK/report.html"
 echo "== report.json (first lines)"
 head -c 2000 "$WORK/report.json"; echo
-echo "== the trace and report are in $WORK"
+echo "== the trace and reports are in $WORK (open report.html in a browser)"
