@@ -18,16 +18,18 @@ skew reaches the analyzer untouched: the run must then show violations before th
 the findings must still come out right after it.
 
     run_skewed_example.py --mpirun M --preload LIB --faketime LIBFAKETIME --analyzer A
-                          --schema-dir D --source C [--patterns-dir P]
+                          --schema-dir D --source C
                           [--tracer-clock-sync off] [--clocksync-interval S --min-offsets K]
                           BINARY
 """
-import argparse
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
+
+# The pattern examples' checker, a sibling folder: expectations, analysis and findings checks.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "patterns"))
+import run_pattern_example as pattern_test  # noqa: E402
 
 FAKETIME = "+5s x1.001"
 
@@ -70,16 +72,8 @@ def check_offset_counts(args, trace_dir):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("binary")
-    parser.add_argument("--source", required=True)
-    parser.add_argument("--mpirun", required=True)
-    parser.add_argument("--preload", required=True)
+    parser = pattern_test.example_arguments(timeout=240)
     parser.add_argument("--faketime", required=True)
-    parser.add_argument("--analyzer", required=True)
-    parser.add_argument("--schema-dir", required=True)
-    parser.add_argument("--patterns-dir", default=os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), "..", "patterns"))
     parser.add_argument("--tracer-clock-sync", default="auto",
                         help="COLLWRAP_CLOCKSYNC for the traced run (auto: the tracer's default)")
     parser.add_argument("--clocksync-interval", default="0",
@@ -87,22 +81,14 @@ def main():
     parser.add_argument("--min-offsets", type=int, default=2,
                         help="ClockOffset records each location must have")
     parser.add_argument("--otf2-print", default="otf2-print")
-    parser.add_argument("--np", type=int, default=4)
-    parser.add_argument("--timeout", type=float, default=240)
     args = parser.parse_args()
     args.binary = os.path.abspath(args.binary)  # mpirun runs in a scratch directory
-
-    sys.path.insert(0, args.schema_dir)
-    sys.path.insert(0, args.patterns_dir)
-    import run_pattern_example as pattern_test
-    import validate_report
 
     workdir = tempfile.mkdtemp(prefix="collwrap-skew-" + os.path.basename(args.binary) + "-")
     report = pattern_test.analyze(args, trace(args, workdir), workdir)
     clock = report["summary"]["clock"]
     print("clock: " + ", ".join(f"{k}={v}" for k, v in sorted(clock.items())))
-    failures = ["schema: " + v
-                for v in validate_report.violations(report, validate_report.load_schema())]
+    failures = pattern_test.schema_failures(report, args.schema_dir)
     failures += pattern_test.check_findings(report, args.source)
     if clock["violations"] != 0 or clock["violations_after_repair"] != 0:
         failures.append(f"clock-condition violations left after repair: {clock}")
@@ -116,13 +102,7 @@ def main():
     if args.tracer_clock_sync == "off" and clock["violations_before_repair"] == 0:
         failures.append("no violation before repair although the tracer recorded no offsets: "
                         "the skew did not reach the trace")
-    if failures:
-        print("\n".join("FAIL: " + f for f in failures))
-        print(f"(trace and report kept in {workdir})")
-        return 1
-    shutil.rmtree(workdir)
-    return 0
-
+    return pattern_test.finish(failures, workdir)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -11,15 +11,17 @@
   here with a marker syntax for Fortran comments), and its report validates against the schema.
 
     run_fortran_example.py --mpirun M --preload LIB --analyzer A --schema-dir D
-                           --patterns-dir P --otf2-print O --source F90 BINARY
+                           --otf2-print O --source F90 BINARY
 """
-import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
+
+# The pattern examples' checker, a sibling folder: expectations, analysis and findings checks.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "patterns"))
+import run_pattern_example as pattern_checks  # noqa: E402
 
 # Fortran comments have no closing "*/": the marker runs to the end of the line.
 FORTRAN_EXPECT = re.compile(r"@expect\s+(\w+)([^!\n]*)")
@@ -66,24 +68,10 @@ def check_single_recording(otf2_print, anchor):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("binary")
-    parser.add_argument("--source", required=True)
-    parser.add_argument("--mpirun", required=True)
-    parser.add_argument("--preload", required=True)
-    parser.add_argument("--analyzer", required=True)
-    parser.add_argument("--schema-dir", required=True)
-    parser.add_argument("--patterns-dir", required=True,
-                        help="tests/integration/patterns (run_pattern_example.py)")
+    parser = pattern_checks.example_arguments(timeout=240)
     parser.add_argument("--otf2-print", required=True)
-    parser.add_argument("--np", type=int, default=4)
-    parser.add_argument("--timeout", type=float, default=240)
     args = parser.parse_args()
 
-    sys.path.insert(0, args.schema_dir)
-    sys.path.insert(0, args.patterns_dir)
-    import run_pattern_example as pattern_checks
-    import validate_report
     pattern_checks.EXPECT = FORTRAN_EXPECT
     expected, _ = pattern_checks.expectations(args.source)
     if not expected:
@@ -111,15 +99,9 @@ def main():
         failures.append("the tracer reported a problem:\n" + traced.stderr)
     failures += check_single_recording(args.otf2_print, os.path.join(trace_dir, "traces.otf2"))
     report = pattern_checks.analyze(args, trace_dir, workdir)
-    failures += ["schema: " + v
-                 for v in validate_report.violations(report, validate_report.load_schema())]
+    failures += pattern_checks.schema_failures(report, args.schema_dir)
     failures += pattern_checks.check_findings(report, args.source)
-    if failures:
-        print("\n".join("FAIL: " + f for f in failures))
-        print(f"(traces and report kept in {workdir})")
-        return 1
-    shutil.rmtree(workdir)
-    return 0
+    return pattern_checks.finish(failures, workdir)
 
 
 if __name__ == "__main__":

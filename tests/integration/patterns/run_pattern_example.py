@@ -107,7 +107,8 @@ def check_findings(report, source):
     return failures
 
 
-def main():
+def example_arguments(timeout=120):
+    """The command line every example checker shares; callers add their own options."""
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
     parser.add_argument("--source", required=True)
@@ -116,22 +117,34 @@ def main():
     parser.add_argument("--analyzer", required=True)
     parser.add_argument("--schema-dir", required=True)
     parser.add_argument("--np", type=int, default=4)
-    parser.add_argument("--timeout", type=float, default=120)
-    args = parser.parse_args()
+    parser.add_argument("--timeout", type=float, default=timeout)
+    return parser
 
-    sys.path.insert(0, args.schema_dir)
+
+def schema_failures(report, schema_dir):
+    sys.path.insert(0, schema_dir)
     import validate_report
+    return ["schema: " + v
+            for v in validate_report.violations(report, validate_report.load_schema())]
 
-    workdir = tempfile.mkdtemp(prefix="collwrap-" + os.path.basename(args.binary) + "-")
-    report = analyze(args, trace(args, workdir), workdir)
-    failures = ["schema: " + v for v in validate_report.violations(report, validate_report.load_schema())]
-    failures += check_findings(report, args.source)
+
+def finish(failures, workdir):
+    """Prints the failures and keeps `workdir` for a look, or removes it; the exit status."""
     if failures:
         print("\n".join("FAIL: " + f for f in failures))
         print(f"(trace and report kept in {workdir})")
         return 1
     shutil.rmtree(workdir)
     return 0
+
+
+def main():
+    args = example_arguments().parse_args()
+    workdir = tempfile.mkdtemp(prefix="collwrap-" + os.path.basename(args.binary) + "-")
+    report = analyze(args, trace(args, workdir), workdir)
+    failures = schema_failures(report, args.schema_dir)
+    failures += check_findings(report, args.source)
+    return finish(failures, workdir)
 
 
 if __name__ == "__main__":
