@@ -424,6 +424,7 @@ void start_tracing(Session& s) {
   }
 
   synchronize_clocks(s, "MPI_Init");
+  PMPI_Barrier(s.comm);  // leave together: the measurement must not look like the program's waiting
   s.realtime_anchor_ticks = now();
   s.realtime_anchor_ns = timer::realtime_ns();
 
@@ -508,7 +509,12 @@ void clock_checkpoint() noexcept {
     const std::int64_t interval_ns = std::int64_t(s.config.clocksync_interval_ms) * 1'000'000;
     int due = timer::monotonic_ns() - s.last_sync_ns >= interval_ns ? 1 : 0;
     PMPI_Allreduce(MPI_IN_PLACE, &due, 1, MPI_INT, MPI_MAX, s.comm);
-    if (due) synchronize_clocks(s, "MPI_Barrier");
+    if (!due) return;
+    synchronize_clocks(s, "MPI_Barrier");
+    // The algorithms release ranks one after the other (rank 0 measures them in turn); without
+    // a common exit the later ranks' extra time would show up as waiting in the program's next
+    // synchronization.
+    PMPI_Barrier(s.comm);
   } catch (...) {
     report_problem_once("out of memory while re-measuring clock offsets; drift is interpolated "
                         "from fewer measurements");

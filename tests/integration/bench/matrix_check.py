@@ -7,7 +7,7 @@
 A run measures message lengths 0, 128 KiB and 256 KiB. The index (matrix.json) must name the
 mode, the ranks and every file; each CSV must be an N x N matrix with an empty diagonal and
 positive, plausible delays with min <= median <= max and min <= mean <= max; the largest
-messages must not be faster than empty ones on average; every SVG must parse as XML with one
+messages must not be faster than empty ones at their fastest; every SVG must parse as XML with one
 cell per matrix entry, the global heatmaps of a statistic sharing one legend and each local
 one spanning its own matrix. --usage-errors checks the exit status and message of wrong
 command lines instead.
@@ -87,7 +87,7 @@ def check_run():
         if ARGS.noise_ranks is not None:
             check(index["noise"]["ranks_per_pair"] == ARGS.noise_ranks, "index noise ranks")
 
-        mean_median = []
+        fastest = []
         global_legends = {s: set() for s in STATISTICS}
         for entry in index["lengths"]:
             m = {s: read_matrix(os.path.join(out, entry["matrices"][s])) for s in STATISTICS}
@@ -109,8 +109,9 @@ def check_run():
                     check(cell["min"] <= cell["mean"] <= cell["max"], f"{at}: mean {cell}")
                     check(0 <= cell["stddev"] <= cell["max"] - cell["min"] + 1e-12,
                           f"{at}: stddev {cell}")
-            off = [m["median"][i][j] for i in range(n) for j in range(n) if i != j]
-            mean_median.append(sum(off) / len(off))
+            # The fastest transfer of each length: scheduling noise on a busy node and the
+            # noise modes' background traffic only add time, so minima keep their order.
+            fastest.append(min(m["min"][i][j] for i in range(n) for j in range(n) if i != j))
 
             for s in STATISTICS:
                 cells, global_legend = legend(os.path.join(out, entry["heatmaps"]["global"][s]))
@@ -124,8 +125,8 @@ def check_run():
                       f"{where} {s} local heatmap tops at {top} us, matrix at {max(finite)}")
         for s, legends in global_legends.items():
             check(len(legends) == 1, f"{s}: global heatmaps do not share one scale: {legends}")
-        check(mean_median[-1] >= mean_median[0],
-              f"{LENGTHS[-1]} B messages faster than empty ones: {mean_median}")
+        check(fastest[-1] >= fastest[0],
+              f"{LENGTHS[-1]} B messages faster than empty ones: {fastest}")
 
 
 def check_usage_errors():
