@@ -367,7 +367,7 @@ std::string location_name(const Location& loc) {
 }
 
 LocationReport load_location_events(const EventLoadContext& context, const StreamLimits& limits,
-                                    Location& loc) {
+                                    Location& loc, const RecordsRead& records_read) {
   LocationReport report;
   EventLoader loader(context, loc, report);
   loader.last_record = limits.last_record;
@@ -390,6 +390,7 @@ LocationReport load_location_events(const EventLoadContext& context, const Strea
     read = 0;
     status = OTF2_Reader_ReadLocalEvents(context.reader, events, kBatch, &read);
     report.events += read;
+    if (records_read) records_read(read);
   }
   OTF2_Reader_CloseEvtReader(context.reader, events);
   if (loader.error) std::rethrow_exception(loader.error);

@@ -5,6 +5,8 @@
 // calls left open at the last timestamp seen, and describes the damage in its report.
 #pragma once
 
+#include <functional>
+
 #include <otf2/otf2.h>
 
 #include <cstdint>
@@ -39,9 +41,12 @@ struct EventLoadContext {
 // "rank 3 thread 0", for messages.
 std::string location_name(const Location& loc);
 
+// Called after each batch of records with the number just read (for progress displays).
+using RecordsRead = std::function<void(std::uint64_t records)>;
+
 // Fills `loc` (whose rank, thread and otf2_id are set). Safe to call concurrently for
 // different locations.
 LocationReport load_location_events(const EventLoadContext& context, const StreamLimits& limits,
-                                    Location& loc);
+                                    Location& loc, const RecordsRead& records_read = {});
 
 }  // namespace collwrap

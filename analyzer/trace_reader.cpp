@@ -64,9 +64,10 @@ ReaderHandle open_reader(const std::string& anchor) {
 }
 
 LocationReport read_location(const EventLoadContext& context, const EventFiles& files,
-                             std::uint64_t declared_events, Location& loc) {
+                             std::uint64_t declared_events, Location& loc,
+                             const RecordsRead& records_read) {
   const std::optional<StreamLimits> limits = files.limits(loc.otf2_id, declared_events);
-  if (limits) return load_location_events(context, *limits, loc);
+  if (limits) return load_location_events(context, *limits, loc, records_read);
   LocationReport missing;
   missing.missing = true;
   missing.messages.push_back(location_name(loc) + ": the event file is missing");
@@ -102,25 +103,44 @@ void collect_reports(const std::vector<LocationReport>& reports, const Definitio
   trace.clock.max_offset_stddev_s = max_stddev_ticks / static_cast<double>(defs.timer.resolution);
 }
 
-// Calls the ReadProgress once per location.
+// Calls the ReadProgress after every batch of records and once per finished location, with
+// the share of the events the archive declares. A location whose stream ends early counts as
+// wholly read once it is done, so the fraction still reaches 1.
 class ProgressCounter {
  public:
   ProgressCounter(const ReadProgress& callback, const std::vector<std::uint64_t>& declared_events)
-      : callback_(callback), declared_(declared_events) {
+      : callback_(callback), declared_(declared_events), read_(declared_events.size(), 0) {
     for (const std::uint64_t n : declared_) total_ += n;
+  }
+  // Null without a callback, so that the reader's batch loop pays nothing.
+  RecordsRead batch_counter(std::size_t location) {
+    if (!callback_) return {};
+    return [this, location](std::uint64_t records) {
+      const std::lock_guard lock(mutex_);
+      const std::uint64_t counted = std::min(records, declared_[location] - read_[location]);
+      read_[location] += counted;
+      done_ += counted;
+      report();
+    };
   }
   void location_done(std::size_t location) {
     if (!callback_) return;
     const std::lock_guard lock(mutex_);
-    done_ += declared_[location];
+    done_ += declared_[location] - read_[location];
+    read_[location] = declared_[location];
     ++locations_;
+    report();
+  }
+
+ private:
+  void report() {
     callback_(total_ > 0 ? static_cast<double>(done_) / static_cast<double>(total_)
                          : static_cast<double>(locations_) / static_cast<double>(declared_.size()));
   }
 
- private:
   const ReadProgress& callback_;
   const std::vector<std::uint64_t>& declared_;
+  std::vector<std::uint64_t> read_;  // per location, at most what it declares
   std::uint64_t total_ = 0, done_ = 0;
   std::size_t locations_ = 0;
   std::mutex mutex_;
@@ -148,7 +168,8 @@ Trace read_trace(const std::string& path, const ReadOptions& options,
   const EventFiles files(reader.get(), anchor);
   ProgressCounter counter(progress, defs.expected_events);
   parallel_for(trace.locations.size(), threads, [&](std::size_t i) {
-    reports[i] = read_location(context, files, defs.expected_events[i], trace.locations[i]);
+    reports[i] = read_location(context, files, defs.expected_events[i], trace.locations[i],
+                               counter.batch_counter(i));
     counter.location_done(i);
   });
 
