@@ -37,8 +37,8 @@ const char* check_line(bool ok) {
 void print_report(const char* program, const TimerCheckOptions& o, int size,
                   const GlobalClock& clock, double slowest_sync_ms,
                   const std::vector<OffsetEstimate>& stated,
-                  const std::vector<OffsetEstimate>& measured, const TimerCheckFigures& figures) {
-  const TimerCheckVerdict v = judge_timer_check(figures);
+                  const std::vector<OffsetEstimate>& measured, const TimerCheckFigures& figures,
+                  const TimerCheckVerdict& v) {
   std::printf("%s: %d ranks, timer %s at %.0f ticks/s, sync %s (patience %u)\n", program, size,
               timer_kind_name(timer::active()), clock.rate(), clock.sync_name(), o.patience);
   std::printf("sync time: %.3f ms\n", slowest_sync_ms);
@@ -79,7 +79,8 @@ void print_report(const char* program, const TimerCheckOptions& o, int size,
 
 }  // namespace
 
-int run_timer_check(const char* program, const TimerCheckOptions& o, MPI_Comm comm) {
+int run_timer_check(const char* program, const TimerCheckOptions& o, MPI_Comm comm,
+                    TimerCheckOutcome* outcome) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -104,8 +105,12 @@ int run_timer_check(const char* program, const TimerCheckOptions& o, MPI_Comm co
   for (int r = 0; r < size; ++r)
     figures.residual_us.push_back(
         clock.microseconds(measured[std::size_t(r)].offset - stated[std::size_t(r)].offset));
-  print_report(program, o, size, clock, slowest_sync_ms, stated, measured, figures);
+  const TimerCheckVerdict verdict = judge_timer_check(figures);
+  print_report(program, o, size, clock, slowest_sync_ms, stated, measured, figures, verdict);
   std::fflush(stdout);
+  if (outcome)
+    *outcome = {size,    timer_kind_name(timer::active()), clock.rate(), clock.sync_name(),
+                slowest_sync_ms, figures, verdict};
   return 0;
 }
 

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 
+#include "backend/timer_check_verdict.h"
 #include "backend/tracer_config.h"
 
 namespace collwrap::tracer {
@@ -24,9 +25,21 @@ struct TimerCheckOptions {
   double unit_us = 10;          // WaitPatternUp's U
 };
 
+// What rank 0 measured and concluded, for machine-readable output.
+struct TimerCheckOutcome {
+  int ranks = 0;
+  const char* timer = "";
+  double ticks_per_second = 0;
+  const char* sync = "";
+  double sync_ms = 0;  // slowest rank's synchronization time
+  TimerCheckFigures figures;
+  TimerCheckVerdict verdict;
+};
+
 // Collective over `comm`; the timer must have been selected. Rank 0 prints the report on stdout,
-// its first line starting with `program`. Returns the exit status (0: the check ran; the verdict
-// is in the report).
-int run_timer_check(const char* program, const TimerCheckOptions& options, MPI_Comm comm);
+// its first line starting with `program`, and fills `outcome` when given. Returns the exit
+// status (0: the check ran; the verdict is in the report).
+int run_timer_check(const char* program, const TimerCheckOptions& options, MPI_Comm comm,
+                    TimerCheckOutcome* outcome = nullptr);
 
 }  // namespace collwrap::tracer

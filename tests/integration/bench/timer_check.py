@@ -4,7 +4,11 @@ until (i+1)·U after the common start, so the last rank ends at N·U), and the b
 WaitPatternUp and WaitPatternNull are about N·U and 0 unless the node was too busy to time
 (exit status 77: skipped)."""
 import argparse
+import json
+import os
 import re
+import shutil
+import tempfile
 
 from bench_mpirun import expect, expect_usage_error, run_bench
 
@@ -20,9 +24,16 @@ def main():
     parser.add_argument("--unit-us", type=float, default=100)
     args = parser.parse_args()
 
+    json_path = os.path.join(tempfile.mkdtemp(prefix="collwrap-timer-"), "timer.json")
     result = run_bench(args.mpirun, args.bench, args.np, "timer", "--sync", args.sync, "--repeat",
-                       "15", "--unit", str(args.unit_us))
+                       "15", "--unit", str(args.unit_us), "--json", json_path)
     expect(result.returncode == 0, f"exit status 0, not {result.returncode}")
+    with open(json_path, encoding="utf-8") as f:
+        report = json.load(f)
+    shutil.rmtree(os.path.dirname(json_path))
+    expect(report["ranks"] == args.np and report["sync"] == args.sync, "JSON: ranks and sync")
+    expect(len(report["wait_pattern_up"]["runs_us"]) == 15, "JSON: every WaitPatternUp run")
+    expect(len(report["residual_offsets_us"]) == args.np, "JSON: a residual per rank")
     out = result.stdout
     expect(out.startswith(f"collwrap-bench timer: {args.np} ranks, timer "), "title line")
     for section in ["sync time: ", "residual offsets (us; ", "check residual offsets: ",
