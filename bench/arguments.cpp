@@ -83,8 +83,8 @@ long long Arguments::integer(std::string_view name, long long fallback, long lon
   errno = 0;
   const long long x = std::strtoll(value->c_str(), &end, 10);
   if (*end || errno || x < min || x > max)
-    throw UsageError(quoted(name) + " takes a whole number from " + std::to_string(min) +
-                     " to " + std::to_string(max) + ", not '" + *value + "'");
+    throw UsageError(quoted(name) + " takes a whole number from " + std::to_string(min) + " to " +
+                     std::to_string(max) + ", not '" + *value + "'");
   return x;
 }
 

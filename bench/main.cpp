@@ -30,8 +30,9 @@ constexpr Subcommand kSubcommands[] = {
 };
 
 void usage(FILE* out) {
-  std::fprintf(out, "usage: mpirun -np N collwrap-bench SUBCOMMAND [options]\n"
-                    "       collwrap-bench SUBCOMMAND --help\nsubcommands:\n");
+  std::fprintf(out,
+               "usage: mpirun -np N collwrap-bench SUBCOMMAND [options]\n"
+               "       collwrap-bench SUBCOMMAND --help\nsubcommands:\n");
   for (const Subcommand& s : kSubcommands) std::fprintf(out, "  %-8s %s\n", s.name, s.summary);
 }
 

@@ -11,8 +11,8 @@ namespace collwrap {
 namespace {
 
 // Stops of the viridis ramp, evenly spaced; colours in between are interpolated linearly.
-constexpr std::array<std::array<int, 3>, 5> kRamp = {{
-    {68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}};
+constexpr std::array<std::array<int, 3>, 5> kRamp = {
+    {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}};
 constexpr const char* kNoDataColor = "#d9d9d9";
 
 // Cells shrink for large matrices so that the picture stays about 600 px wide.
@@ -28,7 +28,9 @@ std::string format_value(double v) {
 }
 
 // Label every k-th row/column so that labels do not overlap (about 14 px each).
-std::size_t label_step(int cell) { return std::max<std::size_t>(1, std::size_t(14 / cell + 1)); }
+std::size_t label_step(int cell) {
+  return std::max<std::size_t>(1, std::size_t(14 / cell + 1));
+}
 
 }  // namespace
 
@@ -81,13 +83,13 @@ void write_heatmap_svg(const HeatmapMatrix& values, const HeatmapOptions& option
   std::string unit;
   if (!options.unit.empty()) unit.append(" ").append(escape_markup(options.unit));
 
-  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
-      << height << "\" viewBox=\"0 0 " << width << ' ' << height
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" viewBox=\"0 0 " << width << ' ' << height
       << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
   out << "<text x=\"" << left << "\" y=\"18\" font-size=\"14\">" << escape_markup(options.title)
       << "</text>\n";
-  out << "<text x=\"" << left + grid_w / 2 << "\" y=\"" << top - 22
-      << "\" text-anchor=\"middle\">" << escape_markup(options.column_axis) << "</text>\n";
+  out << "<text x=\"" << left + grid_w / 2 << "\" y=\"" << top - 22 << "\" text-anchor=\"middle\">"
+      << escape_markup(options.column_axis) << "</text>\n";
   out << "<text transform=\"translate(14," << top + grid_h / 2
       << ") rotate(-90)\" text-anchor=\"middle\">" << escape_markup(options.row_axis)
       << "</text>\n";
@@ -116,9 +118,8 @@ void write_heatmap_svg(const HeatmapMatrix& values, const HeatmapOptions& option
   constexpr int kLegendSteps = 32;
   for (int i = 0; i < kLegendSteps; ++i) {
     const int y0 = top + legend_h * i / kLegendSteps, y1 = top + legend_h * (i + 1) / kLegendSteps;
-    out << "<rect x=\"" << lx << "\" y=\"" << y0 << "\" width=\"" << legend_width
-        << "\" height=\"" << y1 - y0 << "\" fill=\""
-        << heatmap_color(1.0 - (i + 0.5) / kLegendSteps) << "\"/>\n";
+    out << "<rect x=\"" << lx << "\" y=\"" << y0 << "\" width=\"" << legend_width << "\" height=\""
+        << y1 - y0 << "\" fill=\"" << heatmap_color(1.0 - (i + 0.5) / kLegendSteps) << "\"/>\n";
   }
   out << "<text x=\"" << lx + legend_width + 4 << "\" y=\"" << top + 10 << "\">"
       << format_value(scale.max) << unit << "</text>\n";

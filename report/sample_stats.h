@@ -12,10 +12,10 @@ struct SampleSummary {
   double min = 0;
   double max = 0;
   double mean = 0;
-  double median = 0;              // mean of the two middle values when n is even
-  double stddev = 0;              // sample standard deviation (n − 1); 0 when n < 2
-  double population_stddev = 0;   // divides by n: when the sample is everything there is
-  double standard_error = 0;      // stddev / √n
+  double median = 0;                   // mean of the two middle values when n is even
+  double stddev = 0;                   // sample standard deviation (n − 1); 0 when n < 2
+  double population_stddev = 0;        // divides by n: when the sample is everything there is
+  double standard_error = 0;           // stddev / √n
   double relative_standard_error = 0;  // standard_error / mean; 0 when the mean is 0
 };
 

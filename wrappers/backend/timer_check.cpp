@@ -109,8 +109,13 @@ int run_timer_check(const char* program, const TimerCheckOptions& o, MPI_Comm co
   print_report(program, o, size, clock, slowest_sync_ms, stated, measured, figures, verdict);
   std::fflush(stdout);
   if (outcome)
-    *outcome = {size,    timer_kind_name(timer::active()), clock.rate(), clock.sync_name(),
-                slowest_sync_ms, figures, verdict};
+    *outcome = {size,
+                timer_kind_name(timer::active()),
+                clock.rate(),
+                clock.sync_name(),
+                slowest_sync_ms,
+                figures,
+                verdict};
   return 0;
 }
 

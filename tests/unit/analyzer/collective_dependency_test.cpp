@@ -16,8 +16,7 @@ std::vector<TimeNs> dependencies(CollFamily family, const std::vector<TimeNs>& e
   std::vector<TimeNs> need(enter.size(), kNobody);
   for_each_collective_dependency(
       family, static_cast<std::uint32_t>(enter.size()), root,
-      [&](std::uint32_t i) { return enter[i]; },
-      [&](std::uint32_t i, TimeNs t) { need[i] = t; });
+      [&](std::uint32_t i) { return enter[i]; }, [&](std::uint32_t i, TimeNs t) { need[i] = t; });
   return need;
 }
 
