@@ -29,25 +29,13 @@ COLLWRAP_SENTINEL(mpi_fortran_statuses_ignore, MPI_FORTRAN_STATUSES_IGNORE)
 namespace collwrap::tracer {
 namespace {
 
-thread_local bool t_inside_fortran_call __attribute__((tls_model("initial-exec"))) = false;
-
 bool is_one_of(const void* p, const void* a, const void* b, const void* c, const void* d) {
   return p != nullptr && (p == a || p == b || p == c || p == d);
 }
 
 }  // namespace
 
-bool inside_fortran_call() noexcept {
-  return t_inside_fortran_call;
-}
-
-FortranCallScope::FortranCallScope() noexcept {
-  t_inside_fortran_call = true;
-}
-
-FortranCallScope::~FortranCallScope() {
-  t_inside_fortran_call = false;
-}
+constinit thread_local bool t_inside_fortran_call __attribute__((tls_model("initial-exec"))) = false;
 
 FortranEntry resolve_fortran_entry(const char* const* names) noexcept {
   for (; *names; ++names) {

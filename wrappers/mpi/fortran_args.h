@@ -29,12 +29,15 @@ inline constexpr std::size_t kFortranStatusSize = sizeof(MPI_Status) / sizeof(MP
 // it records nothing and only forwards: the Fortran call is recorded once, by its own wrapper.
 // (Open MPI's Fortran entry points call PMPI_ functions and pmpi_*_ entry points, so this does
 // not happen with it; other MPI libraries may call the MPI_ names.)
-bool inside_fortran_call() noexcept;
+// Inline and constinit: every C wrapper asks, so it must cost one thread-local load, without a
+// call or a thread-local initialization check.
+extern constinit thread_local bool t_inside_fortran_call __attribute__((tls_model("initial-exec")));
+inline bool inside_fortran_call() noexcept { return t_inside_fortran_call; }
 
 class FortranCallScope {
  public:
-  FortranCallScope() noexcept;
-  ~FortranCallScope();
+  FortranCallScope() noexcept { t_inside_fortran_call = true; }
+  ~FortranCallScope() { t_inside_fortran_call = false; }
   FortranCallScope(const FortranCallScope&) = delete;
   FortranCallScope& operator=(const FortranCallScope&) = delete;
 };
