@@ -32,7 +32,9 @@ inline constexpr std::size_t kFortranStatusSize = sizeof(MPI_Status) / sizeof(MP
 // Inline and constinit: every C wrapper asks, so it must cost one thread-local load, without a
 // call or a thread-local initialization check.
 extern constinit thread_local bool t_inside_fortran_call __attribute__((tls_model("initial-exec")));
-inline bool inside_fortran_call() noexcept { return t_inside_fortran_call; }
+inline bool inside_fortran_call() noexcept {
+  return t_inside_fortran_call;
+}
 
 class FortranCallScope {
  public:
