@@ -97,47 +97,49 @@ CollMeasurement measure_window(const GlobalClock& clock, std::int64_t lead, cons
   return m;
 }
 
-CollMeasurement measure_barrier(const GlobalClock& clock, const Collective& c, CollCall& call,
-                                const CollSettings& s) {
-  const std::int64_t inject = clock.ticks(s.inject_us);
+// The barrier and naive methods: warm-up calls, then stages of runs that each start right after
+// a barrier and take `time_run`'s time (µs); no run is ever judged invalid.
+template <typename TimeRun>
+CollMeasurement measure_after_barriers(const CollSettings& s, CollCall& call, RunTimeRule rule,
+                                       TimeRun time_run) {
   for (int l = 0; l < s.window.warmup_runs; ++l) {
     MPI_Barrier(call.comm);
-    run_once(c, call, clock, inject ? clock.now() + inject : 0);
+    time_run();
   }
-  RunLog log(call.size, RunTimeRule::MaxOverRanks);
+  RunLog log(call.size, rule);
   std::vector<double> times_us(std::size_t(s.window.runs_per_stage), 0.0);
   const std::vector<int> valid(times_us.size(), 0);
   for (bool done = false; !done;) {
     for (double& t : times_us) {
       MPI_Barrier(call.comm);
-      const std::int64_t start = clock.now();
-      run_once(c, call, clock, inject ? start + inject : 0);
-      t = clock.microseconds(clock.now() - start);
+      t = time_run();
     }
     done = stage_done(log, times_us, valid, call, s);
   }
   return finish(log, s);
 }
 
+// IMB-style: a barrier before every call; the run's time is the max over ranks.
+CollMeasurement measure_barrier(const GlobalClock& clock, const Collective& c, CollCall& call,
+                                const CollSettings& s) {
+  const std::int64_t inject = clock.ticks(s.inject_us);
+  return measure_after_barriers(s, call, RunTimeRule::MaxOverRanks, [&] {
+    const std::int64_t start = clock.now();
+    run_once(c, call, clock, inject ? start + inject : 0);
+    return clock.microseconds(clock.now() - start);
+  });
+}
+
+// OSU-style: calls back to back, the mean per call as rank 0 sees it.
 CollMeasurement measure_naive(const GlobalClock& clock, const Collective& c, CollCall& call,
                               const CollSettings& s) {
   const std::int64_t inject = clock.ticks(s.inject_us);
-  for (int l = 0; l < s.window.warmup_runs; ++l)
-    run_once(c, call, clock, inject ? clock.now() + inject : 0);
-  RunLog log(call.size, RunTimeRule::RankZero);
-  std::vector<double> times_us(std::size_t(s.window.runs_per_stage), 0.0);
-  const std::vector<int> valid(times_us.size(), 0);
-  for (bool done = false; !done;) {
-    for (double& t : times_us) {
-      MPI_Barrier(call.comm);
-      const std::int64_t start = clock.now();
-      for (int i = 0; i < s.naive_iterations; ++i)
-        run_once(c, call, clock, inject ? clock.now() + inject : 0);
-      t = clock.microseconds(clock.now() - start) / s.naive_iterations;
-    }
-    done = stage_done(log, times_us, valid, call, s);
-  }
-  return finish(log, s);
+  return measure_after_barriers(s, call, RunTimeRule::RankZero, [&] {
+    const std::int64_t start = clock.now();
+    for (int i = 0; i < s.naive_iterations; ++i)
+      run_once(c, call, clock, inject ? clock.now() + inject : 0);
+    return clock.microseconds(clock.now() - start) / s.naive_iterations;
+  });
 }
 
 }  // namespace
