@@ -86,7 +86,7 @@ class EventLoader {
     l.call_enter.push_back(time);
     l.call_leave.push_back(time);  // until its Leave arrives
     l.call_region.push_back(region);
-    l.call_callsite.push_back(callsite(attributes));
+    l.call_callsite.push_back(callsite(attributes, region));
     l.call_first_op.push_back(static_cast<std::uint32_t>(l.ops()));
   }
 
@@ -191,19 +191,25 @@ class EventLoader {
     return time;
   }
 
-  std::uint32_t callsite(OTF2_AttributeList* attributes) const {
+  // The call site of an Enter of `region`: its CallSite attribute or, without one, the call
+  // site of the previous Enter of the same region on this location. The tracer writes the
+  // attribute only when a region's call site changes (README, "Trace format").
+  std::uint32_t callsite(OTF2_AttributeList* attributes, std::uint32_t region) {
+    if (region >= last_site_.size()) last_site_.resize(ctx_.defs.region_call.size(), kNone);
     OTF2_CallingContextRef context;
-    if (!attributes || ctx_.defs.callsite_attribute == OTF2_UNDEFINED_ATTRIBUTE ||
+    if (attributes && ctx_.defs.callsite_attribute != OTF2_UNDEFINED_ATTRIBUTE &&
         OTF2_AttributeList_GetCallingContextRef(attributes, ctx_.defs.callsite_attribute,
-                                                &context) != OTF2_SUCCESS)
-      return kNone;
-    return ctx_.defs.callsite[context];
+                                                &context) == OTF2_SUCCESS) {
+      last_site_[region] = ctx_.defs.callsite[context];
+    }
+    return last_site_[region];
   }
 
   const EventLoadContext& ctx_;
   Location& loc_;
   LocationReport& report_;
   std::vector<std::uint32_t> open_regions_;  // MPI regions entered and not left, outermost first
+  std::vector<std::uint32_t> last_site_;     // index: region; see callsite()
   std::uint32_t open_call_ = kNone;
   TimeNs last_time_ = std::numeric_limits<TimeNs>::min();
   std::uint64_t unmatched_leaves_ = 0;

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <vector>
 
+#include "backend/callsite_table.h"
 #include "backend/local_definitions.h"
 #include "recorder.h"
 
@@ -17,10 +18,14 @@ namespace collwrap::tracer {
 
 struct ThreadRecorder::State {
   OTF2_EvtWriter* writer = nullptr;
-  OTF2_AttributeList* attributes = nullptr;  // reused for the CallSite attribute of each Enter
+  OTF2_AttributeList* attributes = nullptr;  // reused for the CallSite attribute of an Enter
   std::uint32_t thread_index = 0;
   std::uint64_t events = 0;  // known once the writer is closed
   Ticks last_time = 0;
+  // Call site of the last Enter of each region (index RegionRef). An Enter from the same call
+  // site as the previous Enter of its region carries no CallSite attribute: calls in a loop
+  // cost neither the attribute's bytes nor its time (see README, "Trace format").
+  std::vector<CallSiteRef> last_site = std::vector<CallSiteRef>(kFunctionCount, kNoCallSite);
 
   // OTF2 rejects a timestamp older than the previous one and would stop the trace; a clock
   // that steps back by a few ticks (a thread migrating between cores) is clamped instead.

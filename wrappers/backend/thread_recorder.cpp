@@ -25,7 +25,8 @@ inline void record(ThreadRecorder::State* state, Ticks t, Write write) noexcept 
 void ThreadRecorder::enter(Ticks t, RegionRef region, CallSiteRef site) noexcept {
   record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
     OTF2_AttributeList* attributes = nullptr;
-    if (site != kNoCallSite) {
+    if (CallSiteRef& last = state->last_site[region]; site != last) {
+      last = site;
       attributes = state->attributes;
       OTF2_AttributeList_AddCallingContextRef(attributes, kCallSiteAttribute, site);
     }

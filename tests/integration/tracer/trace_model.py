@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 import otf2
 
+from call_sites import CallSites
+
 OTF2_UNDEFINED_UINT32 = 0xFFFFFFFF
 ROOT_SELF = OTF2_UNDEFINED_UINT32 - 1
 
@@ -115,13 +117,9 @@ def _record(event):
                   op=str(op).split(".")[-1] if op is not None else None)
 
 
-def _call_site(event):
-    for attribute, value in (event.attributes or {}).items():
-        if attribute.name == "CallSite" and value is not None:
-            location = value.source_code_location
-            if location is not None:
-                return location.file, location.line_number
-    return None, 0
+def _file_and_line(calling_context):
+    location = calling_context.source_code_location if calling_context is not None else None
+    return (location.file, location.line_number) if location is not None else (None, 0)
 
 
 def clock_offsets(anchor):
@@ -150,11 +148,12 @@ def read_trace(anchor, source_path=None):
                                  [rank_of_process.get(m.group, -1) for m in c.group.members])
 
         calls, open_calls, orphans = [], {}, []
+        call_sites = CallSites()
         for location, event in reader.events:
             stack = open_calls.setdefault(location._ref, [])
             kind = type(event).__name__
             if kind == "Enter":
-                file, line = _call_site(event)
+                file, line = _file_and_line(call_sites.of_enter(location, event))
                 site = sites.get(line, (None,))[0] if file == source_path else None
                 call = Call(event.region.name, location_ranks[location._ref], location._ref,
                             event.time, file=file, line=line, site=site)

@@ -14,6 +14,7 @@ namespace collwrap {
 namespace {
 
 using testing::ExampleArchive;
+using testing::LocationStream;
 using testing::ScratchDirectory;
 using testing::SyntheticArchive;
 
@@ -210,6 +211,40 @@ TEST(TraceReader, OnlyTheOutermostMpiRegionIsACall) {
   EXPECT_EQ(l.call_leave[0], 30);
   EXPECT_EQ(l.op_call, (std::vector<std::uint32_t>{0, 0}));
   EXPECT_TRUE(t.warnings.messages.empty());
+}
+
+// The tracer writes an Enter's CallSite attribute only when the region's call site changes.
+TEST(TraceReader, AnEnterWithoutCallSiteHasThePreviousCallSiteOfItsRegion) {
+  ScratchDirectory dir;
+  SyntheticArchive a(dir / "archive", {.ranks = 2});
+  const auto send = a.region("MPI_Send");
+  const auto recv = a.region("MPI_Recv");
+  const auto line10 = a.call_site("/src/app.c", 10, "main");
+  const auto line20 = a.call_site("/src/app.c", 20, "main");
+  auto call = [](LocationStream& s, std::uint64_t t, std::uint32_t region,
+                 std::uint32_t site = OTF2_UNDEFINED_UINT32) {
+    s.enter(t, region, site);
+    s.leave(t + 5, region);
+  };
+  auto& r0 = a.location(0);
+  call(r0, 0, send, line10);
+  call(r0, 10, send);  // line 10 again
+  call(r0, 20, recv);  // no Recv before it: no call site
+  call(r0, 30, send, line20);
+  call(r0, 40, send);  // line 20 now
+  call(r0, 50, recv, line10);
+  call(r0, 60, recv);
+  call(a.location(1), 0, send);  // another location starts without call sites
+  a.close();
+  const Trace t = read_trace(a.anchor());
+  auto lines = [&](const Location& l) {
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t site : l.call_callsite)
+      out.push_back(site == kNone ? 0 : t.callsites[site].line);
+    return out;
+  };
+  EXPECT_EQ(lines(t.locations[0]), (std::vector<std::uint32_t>{10, 10, 0, 20, 20, 10, 10}));
+  EXPECT_EQ(lines(t.locations[1]), (std::vector<std::uint32_t>{0}));
 }
 
 TEST(TraceReader, UnclosedCallsAndOpsOutsideCallsAreReported) {
