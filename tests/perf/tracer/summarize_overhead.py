@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Prints the tracer overhead figures from two tracer_overhead runs and the traced archive.
 
-usage: summarize_overhead.py PLAIN_OUTPUT TRACED_OUTPUT TRACE_DIR
+usage: summarize_overhead.py PLAIN_OUTPUT TRACED_OUTPUT TCP_OUTPUT TRACE_DIR
 """
 import os
 import sys
@@ -35,11 +35,11 @@ def verdict(value, target):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) != 5:
         print(__doc__, file=sys.stderr)
         return 2
-    plain, traced = figures(sys.argv[1]), figures(sys.argv[2])
-    size, events = archive_bytes_and_events(sys.argv[3])
+    plain, traced, tcp = figures(sys.argv[1]), figures(sys.argv[2]), figures(sys.argv[3])
+    size, events = archive_bytes_and_events(sys.argv[4])
 
     rank_untraced, rank_traced = traced["comm_rank_ns"]
     per_call = rank_traced - rank_untraced
@@ -47,19 +47,24 @@ def main():
     per_p2p_call = (pair_traced - pair_untraced) / 2
     pong_untraced, pong_traced = traced["ping_pong_us"]
     pong_percent = 100 * (pong_traced - pong_untraced) / pong_untraced
+    tcp_untraced, tcp_traced = tcp["ping_pong_us"]
+    tcp_percent = 100 * (tcp_traced - tcp_untraced) / tcp_untraced
     noise_ns = plain["comm_rank_ns"][1] - plain["comm_rank_ns"][0]
     noise_pong = 100 * (plain["ping_pong_us"][1] - plain["ping_pong_us"][0]) / plain["ping_pong_us"][0]
     bytes_per_event = size / events
 
-    print("tracer overhead (best block of 100; untraced = PMPI_* in the same traced run)")
+    print("tracer overhead (best block; untraced = PMPI_* calls in the same traced run)")
     print(f"  MPI_Comm_rank:        {rank_untraced:8.1f} ns untraced, {rank_traced:8.1f} ns traced: "
           f"+{per_call:.1f} ns per call (target <= {TARGET_NS_PER_CALL}: "
           f"{verdict(per_call, TARGET_NS_PER_CALL)})")
     print(f"  0-byte send+recv self: {pair_untraced:7.1f} ns untraced, {pair_traced:8.1f} ns traced: "
           f"+{per_p2p_call:.1f} ns per call")
-    print(f"  1-byte ping-pong:     {pong_untraced:8.2f} us untraced, {pong_traced:8.2f} us traced: "
-          f"{pong_percent:+.1f} % (target <= {TARGET_PING_PONG_PERCENT} %: "
-          f"{verdict(pong_percent, TARGET_PING_PONG_PERCENT)})")
+    for transport, untraced, traced_us, percent in (
+            ("shared memory", pong_untraced, pong_traced, pong_percent),
+            ("TCP loopback", tcp_untraced, tcp_traced, tcp_percent)):
+        print(f"  1-byte ping-pong, {transport + ':':14} {untraced:6.2f} us untraced, "
+              f"{traced_us:6.2f} us traced: {percent:+.1f} % (target <= "
+              f"{TARGET_PING_PONG_PERCENT} %: {verdict(percent, TARGET_PING_PONG_PERCENT)})")
     print(f"  trace size:           {size} bytes for {events} events: {bytes_per_event:.1f} bytes "
           f"per event (target <= {TARGET_BYTES_PER_EVENT}: "
           f"{verdict(bytes_per_event, TARGET_BYTES_PER_EVENT)})")

@@ -11,18 +11,23 @@
 // prints one line per figure: "<name> <untraced> <traced>", each the minimum over blocks (the
 // least disturbed block: on a shared machine other processes only ever add time). Run with 2
 // ranks; see run_tracer_overhead.sh.
+//
+// usage: tracer_overhead [BLOCKS] [ping-pong]   (default 100 blocks; "ping-pong": that figure
+// only, for runs over another transport)
 #include <mpi.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr int kBlocks = 100;
+int g_blocks = 100;
 constexpr int kCallsPerBlock = 5000;
 constexpr int kRoundTripsPerBlock = 200;
 
@@ -44,7 +49,7 @@ struct Figure {
 Figure tight_loop() {
   Figure f;
   int rank = 0;
-  for (int b = 0; b < kBlocks; ++b) {
+  for (int b = 0; b < g_blocks; ++b) {
     f.untraced.push_back(
         ns_per_iteration(kCallsPerBlock, [&] { PMPI_Comm_rank(MPI_COMM_WORLD, &rank); }));
     f.traced.push_back(
@@ -58,7 +63,7 @@ Figure self_pair() {
   int rank = 0;
   PMPI_Comm_rank(MPI_COMM_SELF, &rank);
   char byte = 0;
-  for (int b = 0; b < kBlocks; ++b) {
+  for (int b = 0; b < g_blocks; ++b) {
     f.untraced.push_back(ns_per_iteration(kCallsPerBlock / 4, [&] {
       PMPI_Send(&byte, 0, MPI_BYTE, 0, 1, MPI_COMM_SELF);
       PMPI_Recv(&byte, 0, MPI_BYTE, 0, 1, MPI_COMM_SELF, MPI_STATUS_IGNORE);
@@ -92,7 +97,7 @@ Figure ping_pong(int rank) {
       MPI_Send(&byte, 1, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
     }
   };
-  for (int b = 0; b < kBlocks; ++b) {
+  for (int b = 0; b < g_blocks; ++b) {
     PMPI_Barrier(MPI_COMM_WORLD);
     f.untraced.push_back(ns_per_iteration(kRoundTripsPerBlock, untraced) / 1000);
     PMPI_Barrier(MPI_COMM_WORLD);
@@ -116,14 +121,18 @@ int main(int argc, char** argv) {
     if (rank == 0) std::fprintf(stderr, "tracer_overhead: run with 2 ranks (ping-pong)\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  Figure loop = tight_loop();
-  Figure pair = self_pair();
-  Figure pong = ping_pong(rank);
-  if (rank == 0) {
-    print("comm_rank_ns", loop);
-    print("self_send_recv_ns", pair);
-    print("ping_pong_us", pong);
+  if (argc > 1) g_blocks = std::max(1, std::atoi(argv[1]));
+  const bool ping_pong_only = argc > 2 && std::strcmp(argv[2], "ping-pong") == 0;
+  if (!ping_pong_only) {
+    Figure loop = tight_loop();
+    Figure pair = self_pair();
+    if (rank == 0) {
+      print("comm_rank_ns", loop);
+      print("self_send_recv_ns", pair);
+    }
   }
+  Figure pong = ping_pong(rank);
+  if (rank == 0) print("ping_pong_us", pong);
   MPI_Finalize();
   return 0;
 }
