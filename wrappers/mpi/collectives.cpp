@@ -10,7 +10,7 @@ namespace {
 
 // Bytes of `count` elements; the type is not even looked at when nothing moves.
 std::uint64_t block(const Tracing& t, int count, MPI_Datatype type) {
-  return count > 0 ? block_bytes(count, t.sem.mpi.type_size(type)) : 0;
+  return count > 0 ? block_bytes(count, t.sem.type_size(type)) : 0;
 }
 
 std::span<const int> counts_of(const int counts[], std::size_t n) {
@@ -42,7 +42,7 @@ std::uint64_t typed_sum(const Tracing& t, std::span<const int> counts, const MPI
   std::vector<std::uint64_t> sizes(counts.size(), 0);
   for (std::size_t i = 0; i < counts.size() && types; ++i) {
     const bool moves = counts[i] > 0 && (!real || (i < real->size() && (*real)[i]));
-    if (moves) sizes[i] = t.sem.mpi.type_size(types[i]);
+    if (moves) sizes[i] = t.sem.type_size(types[i]);
   }
   return sum_bytes(counts, sizes);
 }
@@ -96,7 +96,7 @@ CollectiveCall describe_scatterv(const Tracing& t, const int sendcounts[], MPI_D
   const CommEntry* c = comm_entry(t.sem, comm);
   if (!c) return {};
   const Participation p = rooted(*c, root);
-  const std::uint64_t ssize = p.root ? t.sem.mpi.type_size(sendtype) : 0;
+  const std::uint64_t ssize = p.root ? t.sem.type_size(sendtype) : 0;
   const std::uint64_t root_sends = sum_bytes(counts_of(sendcounts, p.peers), ssize);
   const std::uint64_t rblock = !p.leaf ? 0
                                : recvbuf == MPI_IN_PLACE
@@ -124,7 +124,7 @@ CollectiveCall describe_gatherv(const Tracing& t, const void* sendbuf, int sendc
   const CommEntry* c = comm_entry(t.sem, comm);
   if (!c) return {};
   const Participation p = rooted(*c, root);
-  const std::uint64_t rsize = p.root ? t.sem.mpi.type_size(recvtype) : 0;
+  const std::uint64_t rsize = p.root ? t.sem.type_size(recvtype) : 0;
   const std::uint64_t root_receives = sum_bytes(counts_of(recvcounts, p.peers), rsize);
   const std::uint64_t sblock = !p.leaf ? 0
                                : sendbuf == MPI_IN_PLACE
@@ -157,7 +157,7 @@ CollectiveCall describe_allgatherv(const Tracing& t, const void* sendbuf, int se
                                    MPI_Datatype recvtype, MPI_Comm comm) {
   const CommEntry* c = comm_entry(t.sem, comm);
   if (!c) return {};
-  const std::uint64_t rsize = t.sem.mpi.type_size(recvtype);
+  const std::uint64_t rsize = t.sem.type_size(recvtype);
   const std::uint64_t received = sum_bytes(counts_of(recvcounts, peers(*c)), rsize);
   const std::uint64_t sblock = sendbuf == MPI_IN_PLACE
                                    ? block_bytes(own_count(recvcounts, *c), rsize)
@@ -181,10 +181,10 @@ CollectiveCall describe_alltoallv(const Tracing& t, const void* sendbuf, const i
   const CommEntry* c = comm_entry(t.sem, comm);
   if (!c) return {};
   const std::uint64_t received =
-      sum_bytes(counts_of(recvcounts, peers(*c)), t.sem.mpi.type_size(recvtype));
+      sum_bytes(counts_of(recvcounts, peers(*c)), t.sem.type_size(recvtype));
   const std::uint64_t sent = sendbuf == MPI_IN_PLACE ? received
                                                      : sum_bytes(counts_of(sendcounts, peers(*c)),
-                                                                 t.sem.mpi.type_size(sendtype));
+                                                                 t.sem.type_size(sendtype));
   return unrooted(CollectiveOp::Alltoallv, c, {sent, received});
 }
 
@@ -212,7 +212,7 @@ CollectiveCall describe_reduce_scatter(const Tracing& t, const int recvcounts[],
   const CommEntry* c = comm_entry(t.sem, comm);
   if (!c) return {};
   // The send buffer holds every rank's block; the rank receives its block reduced over all.
-  const std::uint64_t size = t.sem.mpi.type_size(type);
+  const std::uint64_t size = t.sem.type_size(type);
   const auto local = static_cast<std::size_t>(c->size);
   const std::uint64_t sent = sum_bytes(counts_of(recvcounts, local), size);
   const std::uint64_t received = peers(*c) * block_bytes(own_count(recvcounts, *c), size);
@@ -255,7 +255,7 @@ CollectiveCall describe_neighbor_allgatherv(const Tracing& t, int sendcount, MPI
   const CommEntry* c = comm_entry(t.sem, comm);
   if (!c) return {};
   const std::uint64_t received = sum_bytes(counts_of(recvcounts, c->in_neighbors.size()),
-                                           t.sem.mpi.type_size(recvtype), c->in_neighbors);
+                                           t.sem.type_size(recvtype), c->in_neighbors);
   return unrooted(CollectiveOp::Allgatherv, c,
                   {real_slots(c->out_neighbors) * block(t, sendcount, sendtype), received});
 }
@@ -275,9 +275,9 @@ CollectiveCall describe_neighbor_alltoallv(const Tracing& t, const int sendcount
   const CommEntry* c = comm_entry(t.sem, comm);
   if (!c) return {};
   const std::uint64_t sent = sum_bytes(counts_of(sendcounts, c->out_neighbors.size()),
-                                       t.sem.mpi.type_size(sendtype), c->out_neighbors);
+                                       t.sem.type_size(sendtype), c->out_neighbors);
   const std::uint64_t received = sum_bytes(counts_of(recvcounts, c->in_neighbors.size()),
-                                           t.sem.mpi.type_size(recvtype), c->in_neighbors);
+                                           t.sem.type_size(recvtype), c->in_neighbors);
   return unrooted(CollectiveOp::Alltoallv, c, {sent, received});
 }
 

@@ -6,25 +6,12 @@
 namespace collwrap::tracer {
 namespace {
 
-// Generations are unique across all registries, so a thread's cached lookup can never be taken
-// for one of another (or a destroyed and recreated) registry.
+// Generations are unique across all registries (see CommLookupCache).
 std::atomic<std::uint64_t> g_next_generation{1};
-
-struct CachedLookup {
-  std::uint64_t generation = 0;
-  MPI_Comm comm{};
-  const CommEntry* entry = nullptr;
-};
-thread_local CachedLookup t_last_lookup;
 
 }  // namespace
 
-std::uint32_t CommEntry::peer_index(int rank) const noexcept {
-  if (rank < 0) return kNoRank;
-  const auto r = static_cast<std::size_t>(rank);
-  if (!inter) return r < world_ranks.size() ? static_cast<std::uint32_t>(r) : kNoRank;
-  return r < remote_index.size() ? remote_index[r] : kNoRank;
-}
+constinit thread_local CommLookupCache t_comm_lookup __attribute__((tls_model("initial-exec")));
 
 std::uint64_t make_comm_key(std::int32_t world_rank, std::uint32_t counter) noexcept {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(world_rank)) << 32) | counter;
@@ -36,19 +23,14 @@ void CommRegistry::bump_generation() noexcept {
   generation_.store(g_next_generation.fetch_add(1), std::memory_order_release);
 }
 
-const CommEntry* CommRegistry::find(MPI_Comm comm) const {
-  // Read the generation before looking up: a change after this read makes the cached
-  // generation stale, so the next call looks up again.
-  const std::uint64_t generation = generation_.load(std::memory_order_acquire);
-  CachedLookup& cached = t_last_lookup;
-  if (cached.generation == generation && cached.comm == comm) return cached.entry;
+const CommEntry* CommRegistry::find_and_cache(MPI_Comm comm, std::uint64_t generation) const {
   const CommEntry* entry = nullptr;
   {
     std::shared_lock lock(mutex_);
     const auto it = live_.find(comm);
     if (it != live_.end()) entry = it->second;
   }
-  if (entry) cached = {generation, comm, entry};
+  if (entry) t_comm_lookup = {generation, comm, entry};
   return entry;
 }
 

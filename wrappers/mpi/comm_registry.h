@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <shared_mutex>
@@ -44,8 +45,14 @@ struct CommEntry : CommFacts {
   std::uint64_t key = 0;
 
   // The rank records give for a peer passed to MPI as `rank` (on an intercommunicator, MPI
-  // ranks of peers are remote ranks). kNoRank if out of range.
-  std::uint32_t peer_index(int rank) const noexcept;
+  // ranks of peers are remote ranks). kNoRank if out of range. Inline: every message record
+  // asks.
+  std::uint32_t peer_index(int rank) const noexcept {
+    if (rank < 0) return kNoRank;
+    const auto r = static_cast<std::size_t>(rank);
+    if (!inter) return r < world_ranks.size() ? static_cast<std::uint32_t>(r) : kNoRank;
+    return r < remote_index.size() ? remote_index[r] : kNoRank;
+  }
 };
 
 // A key agreed among the communicator's members: rank 0's world rank and creation counter.
@@ -60,13 +67,34 @@ inline constexpr std::uint64_t kLocalCommKey = std::uint64_t{1} << 63;
 inline constexpr std::uint32_t kWorldCounter = 0;
 inline constexpr std::uint32_t kSelfCounter = 1;
 
+// A thread's last successful CommRegistry::find. Its generation is the registry's at the time
+// of the lookup; generations are unique across registries, so a cached lookup can never be
+// taken for one of another (or a destroyed and recreated) registry.
+struct CommLookupCache {
+  std::uint64_t generation = 0;
+  MPI_Comm comm{};
+  const CommEntry* entry = nullptr;
+};
+// constinit and initial-exec: the inline find() reads it with one thread-pointer-relative load,
+// without a call or a thread-local initialization check.
+extern constinit thread_local CommLookupCache t_comm_lookup
+    __attribute__((tls_model("initial-exec")));
+
 class CommRegistry {
  public:
   CommRegistry();
 
   // The entry of a live communicator handle, or nullptr. Cheap when a thread keeps using the
-  // same communicator: a thread-local cache is checked against a global generation.
-  const CommEntry* find(MPI_Comm comm) const;
+  // same communicator: a thread-local cache is checked against the registry's generation, which
+  // every change of the handle mapping renews. Inline because every message record asks.
+  const CommEntry* find(MPI_Comm comm) const {
+    // Read the generation before looking up: a change after this read makes the cached
+    // generation stale, so the next call looks up again.
+    const std::uint64_t generation = generation_.load(std::memory_order_acquire);
+    const CommLookupCache& cached = t_comm_lookup;
+    if (cached.generation == generation && cached.comm == comm) return cached.entry;
+    return find_and_cache(comm, generation);
+  }
 
   // Registers `comm` (replacing the mapping of a reused handle) and returns its entry.
   const CommEntry& add(MPI_Comm comm, CommFacts facts, std::uint64_t key, std::string name = {});
@@ -85,6 +113,8 @@ class CommRegistry {
   std::vector<CommInfo> snapshot() const;
 
  private:
+  // find() past the thread's cache: the map under the lock; caches a hit under `generation`.
+  const CommEntry* find_and_cache(MPI_Comm comm, std::uint64_t generation) const;
   void bump_generation() noexcept;
 
   mutable std::shared_mutex mutex_;

@@ -11,9 +11,9 @@ std::uint64_t local_key(Semantics& sem) {
 
 }  // namespace
 
-const CommEntry* comm_entry(Semantics& sem, MPI_Comm comm) {
+const CommEntry* register_unseen_comm(Semantics& sem, MPI_Comm comm) {
+  // MPI_COMM_NULL is never registered, so it always ends up here.
   if (comm == MPI_COMM_NULL) return nullptr;
-  if (const CommEntry* entry = sem.comms.find(comm)) return entry;
   return &sem.comms.add(comm, sem.mpi.describe(comm), local_key(sem));
 }
 

@@ -22,9 +22,17 @@
 
 namespace collwrap::tracer {
 
+// comm_entry() for a communicator the registry does not map: registers it from local
+// information. nullptr for MPI_COMM_NULL.
+const CommEntry* register_unseen_comm(Semantics& sem, MPI_Comm comm);
+
 // The entry of `comm`, registered from local information if the tracer has not seen it yet.
-// nullptr for MPI_COMM_NULL.
-const CommEntry* comm_entry(Semantics& sem, MPI_Comm comm);
+// nullptr for MPI_COMM_NULL. Inline, and the registration out of line, because every message
+// and collective record asks, nearly always for a known communicator.
+inline const CommEntry* comm_entry(Semantics& sem, MPI_Comm comm) {
+  if (const CommEntry* entry = sem.comms.find(comm)) return entry;
+  return register_unseen_comm(sem, comm);
+}
 
 // Registers MPI_COMM_WORLD and MPI_COMM_SELF and turns the bookkeeping on (after PMPI_Init).
 void start_comm_bookkeeping(Semantics& sem);

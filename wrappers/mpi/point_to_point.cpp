@@ -23,7 +23,7 @@ std::optional<TrackedRequest> send_request(const Tracing& t, int count, MPI_Data
   send.comm = c;
   send.peer = c->peer_index(dest);
   send.tag = static_cast<std::uint32_t>(tag);
-  send.bytes = count > 0 ? block_bytes(count, t.sem.mpi.type_size(type)) : 0;
+  send.bytes = count > 0 ? block_bytes(count, t.sem.type_size(type)) : 0;
   return send;
 }
 

@@ -6,10 +6,8 @@
 
 namespace collwrap::tracer {
 
-Semantics& semantics() noexcept {
-  static PmpiQueries* const queries = new PmpiQueries;
-  static Semantics* const instance = new Semantics(*queries);
-  return *instance;
+Semantics& create_process_semantics() noexcept {
+  return *new Semantics(*new PmpiQueries);
 }
 
 void report_internal_error(const char* mpi_function, const char* what) noexcept {

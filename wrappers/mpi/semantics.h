@@ -9,6 +9,7 @@
 #include "mpi/message_table.h"
 #include "mpi/mpi_queries.h"
 #include "mpi/request_table.h"
+#include "mpi/type_size_cache.h"
 #include "recorder.h"
 
 namespace collwrap::tracer {
@@ -23,6 +24,10 @@ class Semantics {
   CommRegistry comms;
   RequestTable requests;
   MessageTable messages;
+  TypeSizeCache type_sizes;
+
+  // Bytes per element of `type` (MpiQueries::type_size), from this thread's cache if it can.
+  std::uint64_t type_size(MPI_Datatype type) { return type_sizes.size(mpi, type); }
 
   // Set between MPI_Init and MPI_Finalize on every rank, traced or not: communicator
   // bookkeeping communicates, so it must run on all members alike.
@@ -39,9 +44,21 @@ class Semantics {
   std::int32_t world_rank_ = 0;
 };
 
-// The process's state, answering through PMPI. Created on first use and never destroyed: MPI
-// calls may still come from atexit handlers and other threads while the process exits.
-Semantics& semantics() noexcept;
+// Creates the process's state, answering through PMPI; only semantics() calls it.
+Semantics& create_process_semantics() noexcept;
+
+// The process's state. Created on first use and never destroyed: MPI calls may still come from
+// atexit handlers and other threads while the process exits. Inline, because every wrapper with
+// semantics asks: after the first call, a guard check instead of a call.
+inline Semantics& semantics() noexcept {
+  static Semantics& instance = create_process_semantics();
+  return instance;
+}
+
+// MPI_Type_free (before the PMPI call): the handle may come back for another type.
+inline void handle_type_freed(Semantics& sem) noexcept {
+  sem.type_sizes.forget_all();
+}
 
 // What a handler needs for one MPI call: where to record, the process's state, and the times
 // of the call's Enter and Leave records. Every record of a call reuses one of those two times

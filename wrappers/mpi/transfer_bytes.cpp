@@ -4,10 +4,6 @@
 
 namespace collwrap::tracer {
 
-std::uint64_t block_bytes(long long count, std::uint64_t type_size) {
-  return count > 0 ? static_cast<std::uint64_t>(count) * type_size : 0;
-}
-
 std::uint64_t sum_bytes(std::span<const int> counts, std::uint64_t type_size) {
   std::uint64_t total = 0;
   for (const int count : counts) total += block_bytes(count, type_size);

@@ -20,8 +20,11 @@ struct Transfer {
   bool operator==(const Transfer&) const = default;
 };
 
-// count elements of `type_size` bytes; negative counts (erroneous) move nothing.
-std::uint64_t block_bytes(long long count, std::uint64_t type_size);
+// count elements of `type_size` bytes; negative counts (erroneous) move nothing. Inline: every
+// send asks.
+inline std::uint64_t block_bytes(long long count, std::uint64_t type_size) {
+  return count > 0 ? static_cast<std::uint64_t>(count) * type_size : 0;
+}
 
 // Σ counts[i] × type_size.
 std::uint64_t sum_bytes(std::span<const int> counts, std::uint64_t type_size);

@@ -290,6 +290,11 @@ _add("MPI_Comm_free MPI_Comm_disconnect", Semantics(
 _add("MPI_Comm_set_name", Semantics(
     untraced=True, after="handle_comm_named(semantics(), rc, {comm}, {comm_name});"))
 
+# --- Datatypes -----------------------------------------------------------------------------------
+# Handlers remember datatype sizes per thread; a freed handle may come back for another type, so
+# freeing one makes them stale on every thread, traced or not.
+_add("MPI_Type_free", Semantics(untraced=True, before="handle_type_freed(semantics());"))
+
 
 # Fortran datatype arrays (MPI_(Neighbor_)alltoallw): how many entries the handlers read.
 FORTRAN_TYPE_ARRAYS = {

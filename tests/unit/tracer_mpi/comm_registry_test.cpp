@@ -83,6 +83,18 @@ TEST(CommRegistry, LookupsSeeRegistrationsFromOtherThreads) {
   EXPECT_EQ(registry.find(h)->key, 2u);
 }
 
+TEST(CommRegistry, ThreadCacheDoesNotMixUpRegistries) {
+  // Both registries make the same number of changes, so only generations unique across
+  // registries keep the thread's cached lookup of one from answering for the other.
+  CommRegistry first, second;
+  const MPI_Comm h = fake_handle<MPI_Comm>(1);
+  const CommEntry& in_first = first.add(h, intra_facts({0}, 0), 1);
+  const CommEntry& in_second = second.add(h, intra_facts({1}, 0), 2);
+  EXPECT_EQ(first.find(h), &in_first);
+  EXPECT_EQ(second.find(h), &in_second);
+  EXPECT_EQ(first.find(h), &in_first);
+}
+
 TEST(CommEntry, PeerIndexTranslatesRemoteRanksOfIntercommunicators) {
   CommEntry intra;
   static_cast<CommFacts&>(intra) = intra_facts({5, 6, 7}, 0);

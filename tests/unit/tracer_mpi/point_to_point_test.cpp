@@ -32,6 +32,18 @@ TEST_F(PointToPoint, ZeroCountSendDoesNotAskForTheTypeSize) {
   EXPECT_FALSE(mpi.queried_types.contains(MPI_DATATYPE_NULL));
 }
 
+TEST_F(PointToPoint, SendWithAFreedAndReusedTypeHandleUsesTheNewSize) {
+  const MPI_Datatype type = fake_handle<MPI_Datatype>(1);
+  mpi.type_sizes[type] = 16;
+  handle_send(tracing(), 2, type, 1, 0, MPI_COMM_WORLD);
+  handle_type_freed(sem);  // MPI_Type_free, then a new type under the same handle
+  mpi.type_sizes[type] = 32;
+  handle_send(tracing(), 2, type, 1, 0, MPI_COMM_WORLD);
+  ASSERT_EQ(records().size(), 2u);
+  EXPECT_EQ(records()[0].bytes, 32u);
+  EXPECT_EQ(records()[1].bytes, 64u);
+}
+
 TEST_F(PointToPoint, ProcNullMakesNoRecordAndNoRequest) {
   handle_send(tracing(), 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
   MPI_Request req = fake_handle<MPI_Request>(1);
