@@ -187,7 +187,7 @@ std::string usage_text() {
       "  --noise FILE               estimate how much of the waiting the machine noise in\n"
       "                             FILE (collwrap-bench noise --save FILE) explains\n"
       "  --sqlite FILE              append this analysis as a new run to the SQLite database\n"
-      "                             FILE (created if needed; schema in share/sql/schema.sql)\n"
+      "                             FILE (created if needed; schema in share/collwrap/sql)\n"
       "  --sarif FILE               write the findings as a SARIF 2.1.0 log to FILE\n"
       "  --matrix-csv FILE          write the communication matrix (messages, bytes and\n"
       "                             transfer times per sender and receiver) as CSV to FILE\n"

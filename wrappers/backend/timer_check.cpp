@@ -43,7 +43,7 @@ void print_report(const char* program, const TimerCheckOptions& o, int size,
               timer_kind_name(timer::active()), clock.rate(), clock.sync_name(), o.patience);
   std::printf("sync time: %.3f ms\n", slowest_sync_ms);
   double worst_stated = 0;
-  std::printf("residual offsets (us; sync's offset minus a direct re-measurement):\n");
+  std::printf("residual offsets (us; a direct re-measurement minus sync's offset):\n");
   for (int r = 0; r < size; ++r) {
     const double stated_us = clock.microseconds(std::int64_t(stated[std::size_t(r)].rtt)) / 2;
     const double recheck_us = clock.microseconds(std::int64_t(measured[std::size_t(r)].rtt)) / 2;
