@@ -200,7 +200,9 @@ std::string usage_text() {
       "  --time-window START:END    timeline (--timeline, --html) only from START to END\n"
       "                             seconds of the trace\n"
       "  --timeline-max-events N    at most N MPI calls in the timeline, the earliest\n"
-      "                             (default: " + std::to_string(TimelineOptions{}.max_calls) + ")\n"
+      "                             (default: " +
+      std::to_string(TimelineOptions{}.max_calls) +
+      ")\n"
       "  --eager-threshold BYTES    messages above this size are sent in rendezvous mode\n"
       "                             (default: Open MPI's limits, " +
       std::to_string(kSharedMemoryEagerBytes) + " within a node, " +
