@@ -1,8 +1,9 @@
-// collwrap-bench coll: MPIPerf's measurement of collective operations (seed 000). Clocks are
-// synchronized with the tracer's algorithms, runs start at common global times, invalid runs
-// are dropped, and each figure comes with its spread and confidence interval. --method barrier
-// and --method naive time the same calls the way common benchmarks do, to show their
-// systematic error next to the window method's figure.
+// collwrap-bench coll: MPIPerf's measurement of collective operations (Kurnosov, "MPIPerf: a
+// package for evaluating the efficiency of MPI communication functions"). Clocks are synchronized
+// with the tracer's algorithms, runs start at common global times, invalid runs are dropped, and
+// each figure comes with its spread and confidence interval. --method barrier and --method naive
+// time the same calls the way common benchmarks do, to show their systematic error next to the
+// window method's figure.
 #include <mpi.h>
 
 #include <cstdio>

@@ -1,4 +1,5 @@
-// MPIPerf's stopping rule, trimming and summary (seed 000, steps 3.4 and 4), free of MPI.
+// MPIPerf's stopping rule, trimming and summary (Kurnosov, "MPIPerf: a package for evaluating the
+// efficiency of MPI communication functions", steps 3.4 and 4), free of MPI.
 #pragma once
 
 #include <span>

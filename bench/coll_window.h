@@ -1,9 +1,10 @@
-// MPIPerf's synchronized-start schedule (seed 000, step 3), free of MPI. Measurement proceeds
-// in stages: rank 0 broadcasts a stage start T_j in global time, run l of the stage starts at
-// T_j + l·δ_j on every rank, and must end by T_j + (l+1)·δ_j. A run that starts late on some
-// rank (the rank was still busy, or the broadcast arrived after the start) or overruns its
-// window is invalid: its ranks did not start together, or the next run's start disturbed it.
-// All times are global-clock ticks.
+// MPIPerf's synchronized-start schedule (Kurnosov, "MPIPerf: a package for evaluating the
+// efficiency of MPI communication functions", step 3), free of MPI. Measurement proceeds in stages:
+// rank 0 broadcasts a stage start T_j in global time, run l of the stage starts at T_j + l·δ_j on
+// every rank, and must end by T_j + (l+1)·δ_j. A run that starts late on some rank (the rank was
+// still busy, or the broadcast arrived after the start) or overruns its window is invalid: its
+// ranks did not start together, or the next run's start disturbed it. All times are global-clock
+// ticks.
 #pragma once
 
 #include <cstdint>

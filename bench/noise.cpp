@@ -1,8 +1,9 @@
-// collwrap-bench noise: NoM's noise collector and analysis (seed 004). Every rank times a
-// fixed work quantum of a few µs back to back, without communicating, for the same stretch of
-// synchronized global time; a quantum slower than the fastest one by more than a threshold was
-// interrupted (a burst). Rank 0 gathers the bursts and analyzes them (noise_report.h); --save
-// keeps them in a noise file that --load (and `analyzer --noise`) read back.
+// collwrap-bench noise: NoM's noise collector and analysis (Bartenev et al., RFNC-VNIIEF, "Tools
+// for studying the instability of multiprocessor systems"). Every rank times a fixed work quantum
+// of a few µs back to back, without communicating, for the same stretch of synchronized global
+// time; a quantum slower than the fastest one by more than a threshold was interrupted (a burst).
+// Rank 0 gathers the bursts and analyzes them (noise_report.h); --save keeps them in a noise file
+// that --load (and `analyzer --noise`) read back.
 #include <mpi.h>
 
 #include <algorithm>

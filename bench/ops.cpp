@@ -1,7 +1,7 @@
-// collwrap-bench ops: MPITEST's table of basic MPI operation times (seed 001). Each figure is
-// barrier, t1, operation, barrier, t2, corrected by the clock-read and barrier costs
-// (ops_correction.h), averaged over T iterations (t for quick operations), and the whole test
-// repeats R times.
+// collwrap-bench ops: MPITEST's table of basic MPI operation times (the MPITEST description,
+// "Efficiency test of the basic MPI operations"). Each figure is barrier, t1, operation, barrier,
+// t2, corrected by the clock-read and barrier costs (ops_correction.h), averaged over T iterations
+// (t for quick operations), and the whole test repeats R times.
 #include <mpi.h>
 
 #include <algorithm>

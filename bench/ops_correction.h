@@ -1,4 +1,5 @@
-// MPITEST's timing arithmetic (seed 001), free of MPI. Every figure is taken as
+// MPITEST's timing arithmetic (the MPITEST description, "Efficiency test of the basic MPI
+// operations"), free of MPI. Every figure is taken as
 //     barrier, t1, operation, barrier, t2
 // and corrected for the cost of reading the clock (DT) and of the closing barrier (DB):
 //     DT = t2 − t1 of two consecutive clock reads,

@@ -1,6 +1,6 @@
-// MPITEST's operations (seed 001), in the order of its table. Sizes count integers (MPI_INT),
-// as in MPITEST; point-to-point operations run between ranks 0 and 1 while the others only
-// take part in the barriers around them.
+// MPITEST's operations (the MPITEST description, "Efficiency test of the basic MPI operations"), in
+// the order of its table. Sizes count integers (MPI_INT), as in MPITEST; point-to-point operations
+// run between ranks 0 and 1 while the others only take part in the barriers around them.
 #pragma once
 
 #include <mpi.h>

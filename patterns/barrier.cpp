@@ -21,21 +21,28 @@ void find_barrier_completion(const RuleContext& context, InstanceSink& sink) {
 }  // namespace
 
 const Pattern kWaitAtBarrier{
-    "wait_at_barrier",
-    "A rank waited in a barrier for the last rank to arrive.",
-    "last rank to arrive",
-    "Nonblocking barrier started by",
-    "Balance the work before the barrier across ranks, or remove the barrier if it is not "
-    "needed for correctness (most are not: the data exchanges synchronize by themselves).",
-    find_wait_at_barrier};
+    .id = "wait_at_barrier",
+    .description = "A rank waited in a barrier for the last rank to arrive.",
+    .formula = "min(max_j Enter_j, Exit_i) − Enter_i",
+    .peer_role = "last rank to arrive",
+    .related_role = "Nonblocking barrier started by",
+    .recommendation =
+        "Balance the work before the barrier across ranks, or remove the barrier if it is not "
+        "needed for correctness (most are not: the data exchanges synchronize by themselves).",
+    .find = find_wait_at_barrier,
+};
 
 const Pattern kBarrierCompletion{
-    "barrier_completion",
-    "A rank stayed in a barrier after the first rank had already left it.",
-    "first rank to leave",
-    "Nonblocking barrier started by",
-    "Look for system noise or oversubscription on this rank's node (other processes, interrupts) "
-    "and check the MPI library's barrier algorithm; remove the barrier if it is not needed.",
-    find_barrier_completion};
+    .id = "barrier_completion",
+    .description = "A rank stayed in a barrier after the first rank had already left it.",
+    .formula = "Exit_i − max(Enter_i, min_j Exit_j)",
+    .peer_role = "first rank to leave",
+    .related_role = "Nonblocking barrier started by",
+    .recommendation =
+        "Look for system noise or oversubscription on this rank's node (other processes, "
+        "interrupts) "
+        "and check the MPI library's barrier algorithm; remove the barrier if it is not needed.",
+    .find = find_barrier_completion,
+};
 
 }  // namespace collwrap

@@ -7,11 +7,24 @@
 namespace collwrap {
 
 std::span<const Pattern* const> pattern_catalog() {
-  static constexpr std::array<const Pattern*, 12> kAll = {
-      &kLateSender,    &kLateReceiver,      &kWrongOrder, &kEarlyWait,
-      &kWaitAtBarrier, &kBarrierCompletion, &kWaitAtNxN,  &kNxNCompletion,
-      &kLateBroadcast, &kEarlyReduce,       &kEarlyScan,  &kSendrecvCandidate};
-  return kAll;
+  return kPatternCatalog;
+}
+
+bool counts_separately(const Pattern& pattern) {
+  return pattern.waiting && pattern.parent.empty() && pattern.may_include[0].empty();
+}
+
+std::string pattern_overlap_note() {
+  std::string note;
+  const auto clause = [&](const std::string& text) { note += (note.empty() ? "" : "; ") + text; };
+  for (const Pattern* p : pattern_catalog()) {
+    if (!p->parent.empty()) clause(std::string(p->id) + " is part of " + std::string(p->parent));
+    if (p->may_include[0].empty()) continue;
+    std::string included(p->may_include[0]);
+    if (!p->may_include[1].empty()) included += " or " + std::string(p->may_include[1]);
+    clause(std::string(p->id) + " can include " + included + " time");
+  }
+  return note;
 }
 
 const Pattern* find_pattern(std::string_view id) {

@@ -1,8 +1,10 @@
 // Every pattern the analyzer knows, and the selection syntax of --patterns.
 #pragma once
 
+#include <array>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -10,8 +12,9 @@
 
 namespace collwrap {
 
-// Defined one per family file: p2p_blocking.cpp, wrong_order.cpp, early_wait.cpp,
-// barrier.cpp, nxn.cpp, rooted_collectives.cpp, sendrecv_candidate.cpp.
+// Declared one per family file: p2p_blocking.cpp, wrong_order.cpp, early_wait.cpp,
+// barrier.cpp, nxn.cpp, rooted_collectives.cpp, sendrecv_candidate.cpp. A new pattern is
+// registered here: its declaration below and its place in kPatternCatalog.
 extern const Pattern kLateSender;
 extern const Pattern kLateReceiver;
 extern const Pattern kWrongOrder;
@@ -26,10 +29,23 @@ extern const Pattern kEarlyScan;
 extern const Pattern kSendrecvCandidate;
 
 // All patterns, in the order reports list them.
+inline constexpr auto kPatternCatalog = std::to_array<const Pattern*>(
+    {&kLateSender, &kLateReceiver, &kWrongOrder, &kEarlyWait, &kWaitAtBarrier, &kBarrierCompletion,
+     &kWaitAtNxN, &kNxNCompletion, &kLateBroadcast, &kEarlyReduce, &kEarlyScan,
+     &kSendrecvCandidate});
+
 std::span<const Pattern* const> pattern_catalog();
 
 // The pattern with this id, or null.
 const Pattern* find_pattern(std::string_view id);
+
+// Whether the pattern's time is waiting that no other pattern also counts: not part of
+// another pattern, not possibly including another's time, and idle time rather than a saving.
+bool counts_separately(const Pattern& pattern);
+
+// The overlaps between patterns in words, from the catalog, without a final period:
+// "wrong_order is part of late_sender; early_wait can include late_sender or late_receiver time".
+std::string pattern_overlap_note();
 
 struct UnknownPatternError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;  // what() = the unknown id

@@ -17,7 +17,7 @@ struct CollectiveMember {
   // where the member can idle, and where an instance is reported.
   std::uint32_t call = kNone;
   std::uint32_t post_call = kNone;  // MPI_Iallreduce … for nonblocking collectives, else kNone
-  std::int32_t world_rank = kNoRank;
+  std::int32_t world_rank = kNoWorldRank;
   TimeNs joined = 0;  // Enter of the collective, or of its posting call: data is available
   TimeNs begin = 0;   // Enter of `call`
   TimeNs end = 0;     // Exit of `call`

@@ -1,5 +1,5 @@
 // early_wait: time spent in MPI_Wait* or in an MPI_Test* polling loop on a nonblocking
-// point-to-point request (seed 003, "nonblocking operations").
+// point-to-point request (Akopyan and Andreev, ISP RAS, "nonblocking operations").
 #include <algorithm>
 #include <optional>
 
@@ -60,7 +60,7 @@ std::optional<WaitedRequest> waited_request(const RuleContext& context, std::uin
   return std::nullopt;
 }
 
-// Seed 003's optimal distance between the nonblocking call and its wait:
+// Akopyan and Andreev's optimal distance between the nonblocking call and its wait:
 //   O_D = ΔT_i + T_send                                   if the peer's call started first,
 //   O_D = (Start(peer call) − Start(own call)) + ΔT_i + T_send   otherwise,
 // with ΔT_i the duration of the own nonblocking call and T_send the transfer time, estimated
@@ -107,13 +107,18 @@ void find_early_wait(const RuleContext& context, InstanceSink& sink) {
 }  // namespace
 
 const Pattern kEarlyWait{
-    "early_wait",
-    "A wait (MPI_Wait* or an MPI_Test* polling loop) on a nonblocking send or receive idled "
-    "because it was called before the data could be there.",
-    "peer",
-    "Request started by",
-    "Move independent computation between the nonblocking call and its wait, so that the wait "
-    "starts no earlier than the estimated optimal distance after the nonblocking call.",
-    find_early_wait};
+    .id = "early_wait",
+    .may_include = {"late_sender", "late_receiver"},
+    .description =
+        "A wait (MPI_Wait* or an MPI_Test* polling loop) on a nonblocking send or receive idled "
+        "because it was called before the data could be there.",
+    .formula = "End(wait) − Start(wait), Start of the polling loop for MPI_Test*",
+    .peer_role = "peer",
+    .related_role = "Request started by",
+    .recommendation =
+        "Move independent computation between the nonblocking call and its wait, so that the wait "
+        "starts no earlier than the estimated optimal distance after the nonblocking call.",
+    .find = find_early_wait,
+};
 
 }  // namespace collwrap

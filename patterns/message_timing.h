@@ -18,9 +18,9 @@ std::uint64_t message_bytes(const Trace& trace, const Message& m);
 // --eager-threshold when given, else Open MPI's limit for the path the message took.
 std::uint64_t eager_threshold(const Trace& trace, const RuleOptions& options, const Message& m);
 
-// Seed 003: a synchronous send, or a standard/ready send above the eager threshold, cannot
-// complete before the receive is posted. A buffered send, or a standard/ready send of at most
-// the threshold, is local. Exactly at the threshold is still eager.
+// Akopyan and Andreev (ISP RAS): a synchronous send, or a standard/ready send above the eager
+// threshold, cannot complete before the receive is posted. A buffered send, or a standard/ready
+// send of at most the threshold, is local. Exactly at the threshold is still eager.
 bool send_waits_for_receiver(SendMode mode, std::uint64_t bytes, std::uint64_t threshold);
 bool send_waits_for_receiver(const RuleContext& context, const Message& m);
 

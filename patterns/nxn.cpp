@@ -22,22 +22,33 @@ void find_nxn_completion(const RuleContext& context, InstanceSink& sink) {
 }  // namespace
 
 const Pattern kWaitAtNxN{
-    "wait_at_nxn",
-    "A rank waited in an all-to-all collective (Allreduce, Allgather, Alltoall, Reduce_scatter) "
-    "for the last rank to join.",
-    "last rank to join",
-    "Nonblocking collective started by",
-    "Balance the work before the collective across ranks, or start it with its nonblocking form "
-    "(MPI_Iallreduce …) and do independent work before MPI_Wait.",
-    find_wait_at_nxn};
+    .id = "wait_at_nxn",
+    .description =
+        "A rank waited in an all-to-all collective (Allreduce, Allgather, Alltoall, "
+        "Reduce_scatter) "
+        "for the last rank to join.",
+    .formula = "min(max_j Enter_j, Exit_i) − Enter_i",
+    .peer_role = "last rank to join",
+    .related_role = "Nonblocking collective started by",
+    .recommendation =
+        "Balance the work before the collective across ranks, or start it with its nonblocking "
+        "form "
+        "(MPI_Iallreduce …) and do independent work before MPI_Wait.",
+    .find = find_wait_at_nxn,
+};
 
 const Pattern kNxNCompletion{
-    "nxn_completion",
-    "A rank stayed in an all-to-all collective after the first rank had already left it.",
-    "first rank to leave",
-    "Nonblocking collective started by",
-    "Look for system noise or oversubscription on this rank's node, and check the MPI library's "
-    "algorithm for this collective and message size.",
-    find_nxn_completion};
+    .id = "nxn_completion",
+    .description =
+        "A rank stayed in an all-to-all collective after the first rank had already left it.",
+    .formula = "Exit_i − max(Enter_i, min_j Exit_j)",
+    .peer_role = "first rank to leave",
+    .related_role = "Nonblocking collective started by",
+    .recommendation =
+        "Look for system noise or oversubscription on this rank's node, and check the MPI "
+        "library's "
+        "algorithm for this collective and message size.",
+    .find = find_nxn_completion,
+};
 
 }  // namespace collwrap

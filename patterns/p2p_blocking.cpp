@@ -1,4 +1,5 @@
-// Blocking point-to-point wait states: late_sender and late_receiver (seed 003, Scalasca).
+// Blocking point-to-point wait states: late_sender and late_receiver (Scalasca's definitions;
+// Akopyan and Andreev, ISP RAS, "Inefficiency patterns in parallel MPI and UPC applications").
 #include "catalog.h"
 #include "message_timing.h"
 #include "worst_wait.h"
@@ -45,7 +46,8 @@ const Message* blocking_send_message(const RuleContext& context, std::uint32_t l
 // late_receiver
 //   idle = min(Enter_recv_post, Exit_send) − Enter_send
 // for MPI_Ssend, MPI_Send/MPI_Rsend above the eager threshold, and MPI_Wait* completing such
-// a nonblocking send. Eager and buffered sends complete locally and never count (seed 003).
+// a nonblocking send. Eager and buffered sends complete locally and never count (Akopyan and
+// Andreev).
 void find_late_receiver(const RuleContext& context, InstanceSink& sink) {
   const Trace& trace = context.trace;
   WorstWait worst;
@@ -69,23 +71,29 @@ void find_late_receiver(const RuleContext& context, InstanceSink& sink) {
 }  // namespace
 
 const Pattern kLateSender{
-    "late_sender",
-    "A receive (MPI_Recv, MPI_Sendrecv, or MPI_Wait* on an MPI_Irecv) waited for its matching "
-    "send to start.",
-    "late sender",
-    "",
-    "Balance the work before the send on the sending rank, or receive with MPI_Irecv and do "
-    "independent work before its MPI_Wait.",
-    find_late_sender};
+    .id = "late_sender",
+    .description =
+        "A receive (MPI_Recv, MPI_Sendrecv, or MPI_Wait* on an MPI_Irecv) waited for its matching "
+        "send to start.",
+    .formula = "min(Enter_send, Exit_recv) − Enter_recv",
+    .peer_role = "late sender",
+    .recommendation =
+        "Balance the work before the send on the sending rank, or receive with MPI_Irecv and do "
+        "independent work before its MPI_Wait.",
+    .find = find_late_sender,
+};
 
 const Pattern kLateReceiver{
-    "late_receiver",
-    "A synchronous send, or a standard/ready send above the eager threshold, waited for its "
-    "matching receive to be posted.",
-    "late receiver",
-    "",
-    "Post the receive earlier on the receiving rank (MPI_Irecv before the work), balance the "
-    "work before it, or use a nonblocking send (MPI_Isend) and wait for it later.",
-    find_late_receiver};
+    .id = "late_receiver",
+    .description =
+        "A synchronous send, or a standard/ready send above the eager threshold, waited for its "
+        "matching receive to be posted.",
+    .formula = "min(Enter_recv_post, Exit_send) − Enter_send",
+    .peer_role = "late receiver",
+    .recommendation =
+        "Post the receive earlier on the receiving rank (MPI_Irecv before the work), balance the "
+        "work before it, or use a nonblocking send (MPI_Isend) and wait for it later.",
+    .find = find_late_receiver,
+};
 
 }  // namespace collwrap

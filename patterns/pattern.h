@@ -2,9 +2,10 @@
 //
 // A rule reads the Trace and the Matching and reports each occurrence (an Instance: one MPI
 // call that lost time) to an InstanceSink. It does not aggregate, filter by --min-wait or
-// format text: the sink does (see run_patterns.h and report/finding_aggregator.h).
+// format text: the sink does (see run_patterns.h and finding_aggregator.h).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -27,7 +28,7 @@ struct InstanceDetail {
   // early_wait: the nonblocking call whose request was waited for; nonblocking collectives:
   // the posting call (MPI_Iallreduce, …); sendrecv_candidate: the second call of the pair.
   std::uint32_t related_call = kNone;
-  TimeNs optimal_distance = -1;  // early_wait: O_D of seed 003
+  TimeNs optimal_distance = -1;  // early_wait: O_D of Akopyan and Andreev
   TimeNs actual_distance = -1;   // early_wait: Enter(wait) − Enter(nonblocking call)
 };
 
@@ -53,14 +54,21 @@ struct RuleContext {
   const RuleOptions& options;
 };
 
-// A pattern, declared in one place with everything a reader of the report needs.
+// A pattern, declared in one place with everything a reader of the report needs. Its relation
+// to other patterns is data here, as PARENT is in Scalasca's pattern specifications, so that
+// every report derives its overlap notes and totals from it (see catalog.h).
 struct Pattern {
-  std::string_view id;              // stable snake_case id (DESIGN.md), used on the command line
-  std::string_view description;     // one line: what the pattern is
-  std::string_view peer_role;       // what the reported peers are, e.g. "late sender"
-  std::string_view related_role;    // introduces InstanceDetail::related_call, or empty
-  std::string_view recommendation;  // what to change in the program
-  void (*find)(const RuleContext& context, InstanceSink& sink);
+  std::string_view id{};      // stable snake_case id, used on the command line and in reports
+  std::string_view parent{};  // the pattern whose instances include all of this one's, or empty
+  // Patterns whose idle time an instance of this one can include (partly the same time).
+  std::array<std::string_view, 2> may_include{};
+  bool waiting = true;                // false: the time is a possible saving, not idle time
+  std::string_view description{};     // one line: what the pattern is
+  std::string_view formula{};         // how its time is computed, in Enter/Exit terms
+  std::string_view peer_role{};       // what the reported peers are, e.g. "late sender"
+  std::string_view related_role{};    // introduces InstanceDetail::related_call, or empty
+  std::string_view recommendation{};  // what to change in the program
+  void (*find)(const RuleContext& context, InstanceSink& sink) = nullptr;
 };
 
 }  // namespace collwrap

@@ -53,13 +53,14 @@ class CommunicatorRanks {
   std::int32_t of(std::uint32_t comm, std::int32_t world_rank) {
     auto [it, inserted] = ranks_.try_emplace(comm);
     if (inserted) {
-      it->second.assign(static_cast<std::size_t>(std::max(trace_.world_size, 0)), kNoRank);
+      it->second.assign(static_cast<std::size_t>(std::max(trace_.world_size, 0)), kNoWorldRank);
       const auto& members = trace_.comms[comm].world_ranks;
       for (std::size_t i = 0; i < members.size(); ++i)
         if (members[i] >= 0 && members[i] < trace_.world_size)
           it->second[members[i]] = static_cast<std::int32_t>(i);
     }
-    return world_rank >= 0 && world_rank < trace_.world_size ? it->second[world_rank] : kNoRank;
+    return world_rank >= 0 && world_rank < trace_.world_size ? it->second[world_rank]
+                                                             : kNoWorldRank;
   }
 
  private:
@@ -92,29 +93,40 @@ void find_early_scan(const RuleContext& context, InstanceSink& sink) {
 }  // namespace
 
 const Pattern kLateBroadcast{
-    "late_broadcast",
-    "A non-root rank waited in a one-to-all collective (Bcast, Scatter) for the root to enter.",
-    "root",
-    "Nonblocking collective started by",
-    "Balance the work before the collective: the root arrives last. Move work off the root, or "
-    "let the others do independent work first (MPI_Ibcast, then MPI_Wait later).",
-    find_late_broadcast};
+    .id = "late_broadcast",
+    .description =
+        "A non-root rank waited in a one-to-all collective (Bcast, Scatter) for the root to enter.",
+    .formula = "min(Enter_root, Exit_i) − Enter_i",
+    .peer_role = "root",
+    .related_role = "Nonblocking collective started by",
+    .recommendation =
+        "Balance the work before the collective: the root arrives last. Move work off the root, or "
+        "let the others do independent work first (MPI_Ibcast, then MPI_Wait later).",
+    .find = find_late_broadcast,
+};
 
 const Pattern kEarlyReduce{
-    "early_reduce",
-    "The root of an all-to-one collective (Reduce, Gather) waited for the last sender to enter.",
-    "last sender",
-    "Nonblocking collective started by",
-    "Balance the work of the senders, or give the root independent work before the collective "
-    "(MPI_Ireduce/MPI_Igather, then MPI_Wait later).",
-    find_early_reduce};
+    .id = "early_reduce",
+    .description =
+        "The root of an all-to-one collective (Reduce, Gather) waited for the last sender to "
+        "enter.",
+    .formula = "min(max_{i≠root} Enter_i, Exit_root) − Enter_root",
+    .peer_role = "last sender",
+    .related_role = "Nonblocking collective started by",
+    .recommendation =
+        "Balance the work of the senders, or give the root independent work before the collective "
+        "(MPI_Ireduce/MPI_Igather, then MPI_Wait later).",
+    .find = find_early_reduce,
+};
 
 const Pattern kEarlyScan{
-    "early_scan",
-    "A rank waited in a prefix reduction (Scan, Exscan) for a lower rank to enter.",
-    "lower rank that entered last",
-    "Nonblocking collective started by",
-    "Balance the work before the scan across ranks; the lower ranks arrive late.",
-    find_early_scan};
+    .id = "early_scan",
+    .description = "A rank waited in a prefix reduction (Scan, Exscan) for a lower rank to enter.",
+    .formula = "min(max_{j<i} Enter_j, Exit_i) − Enter_i",
+    .peer_role = "lower rank that entered last",
+    .related_role = "Nonblocking collective started by",
+    .recommendation = "Balance the work before the scan across ranks; the lower ranks arrive late.",
+    .find = find_early_scan,
+};
 
 }  // namespace collwrap

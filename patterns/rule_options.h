@@ -19,8 +19,8 @@ struct RuleOptions {
   // else kNetworkEagerBytes.
   std::optional<std::uint64_t> eager_threshold;
 
-  // ε of seed 003: instances with less idle time count as not occurring. Small enough to keep
-  // real waits, large enough to drop the bare cost of an MPI call that did not wait.
+  // ε of Akopyan and Andreev (ISP RAS): instances with less idle time count as not occurring. Small
+  // enough to keep real waits, large enough to drop the bare cost of an MPI call that did not wait.
   TimeNs min_wait = 10'000;  // 10 µs
 
   // Δ of the sendrecv_candidate pattern: the longest gap between a blocking send and a

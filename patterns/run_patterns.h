@@ -8,7 +8,8 @@
 namespace collwrap {
 
 // Every instance of the selected patterns with at least options.min_wait of idle time goes to
-// `sink` (seed 003: instances below ε count as not occurring). Returns how many were dropped.
+// `sink` (Akopyan and Andreev, ISP RAS: instances below ε count as not occurring). Returns how many
+// were dropped.
 std::uint64_t run_patterns(const Trace& trace, const Matching& matching, const RuleOptions& options,
                            std::span<const Pattern* const> patterns, InstanceSink& sink);
 

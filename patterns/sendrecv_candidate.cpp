@@ -1,5 +1,5 @@
 // sendrecv_candidate: a blocking send and a blocking receive with the same peer, back to back,
-// that MPI_Sendrecv could overlap (seed 003, "close send/receive").
+// that MPI_Sendrecv could overlap (Akopyan and Andreev, ISP RAS, "close send/receive").
 #include <algorithm>
 #include <optional>
 
@@ -13,7 +13,7 @@ namespace {
 // call is a blocking send or a blocking receive.
 struct Exchange {
   bool sends = false;
-  std::int32_t peer = kNoRank;
+  std::int32_t peer = kNoWorldRank;
   std::uint32_t comm = kNone;
 };
 
@@ -65,13 +65,20 @@ void find_sendrecv_candidate(const RuleContext& context, InstanceSink& sink) {
 }  // namespace
 
 const Pattern kSendrecvCandidate{
-    "sendrecv_candidate",
-    "A blocking send and a blocking receive with the same peer follow each other closely; "
-    "MPI_Sendrecv would move both messages at once.",
-    "peer",
-    "Followed by",
-    "Replace the MPI_Send/MPI_Recv pair (on both ranks) with one MPI_Sendrecv; the reported "
-    "time is what overlapping the two transfers would save.",
-    find_sendrecv_candidate};
+    .id = "sendrecv_candidate",
+    .waiting = false,
+    .description =
+        "A blocking send and a blocking receive with the same peer follow each other closely; "
+        "MPI_Sendrecv would move both messages at once.",
+    .formula =
+        "min(duration(first), duration(second)) when Start(second) − End(first) < "
+        "--sendrecv-window",
+    .peer_role = "peer",
+    .related_role = "Followed by",
+    .recommendation =
+        "Replace the MPI_Send/MPI_Recv pair (on both ranks) with one MPI_Sendrecv; the reported "
+        "time is what overlapping the two transfers would save.",
+    .find = find_sendrecv_candidate,
+};
 
 }  // namespace collwrap

@@ -1,5 +1,5 @@
 // wrong_order: a late-sender wait while an earlier message for the same receiver had already
-// arrived (seed 003, "wrong order"; Scalasca's "Late Sender, Wrong Order").
+// arrived (Akopyan and Andreev, ISP RAS, "wrong order"; Scalasca's "Late Sender, Wrong Order").
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -52,13 +52,13 @@ class EarliestSends {
     const auto it = by_comm_.find(comm);
     if (it == by_comm_.end()) return false;
     const Entry& e = it->second.first.source != source ? it->second.first : it->second.second;
-    return e.source != kNoRank && e.time < t;
+    return e.source != kNoWorldRank && e.time < t;
   }
 
  private:
   struct Entry {
     TimeNs time = std::numeric_limits<TimeNs>::max();
-    std::int32_t source = kNoRank;
+    std::int32_t source = kNoWorldRank;
   };
   struct Top2 {
     Entry first, second;
@@ -90,10 +90,10 @@ std::vector<Received> received_messages(const RuleContext& context, std::uint32_
   return out;
 }
 
-// Seed 003: End(S_a) < End(S_b), End(R_b) < End(R_a) and Start(R_b) < Start(S_b). Sweeping the
-// receives from the last completed to the first, every message already seen was received
-// later; the waiting receive b is in wrong order when one of them was sent eagerly before b's
-// send ended and before b's wait ended (so it had arrived while b waited).
+// Akopyan and Andreev: End(S_a) < End(S_b), End(R_b) < End(R_a) and Start(R_b) < Start(S_b).
+// Sweeping the receives from the last completed to the first, every message already seen was
+// received later; the waiting receive b is in wrong order when one of them was sent eagerly before
+// b's send ended and before b's wait ended (so it had arrived while b waited).
 void classify_order(std::vector<Received>& received) {
   std::vector<std::size_t> by_recv_end(received.size());
   std::iota(by_recv_end.begin(), by_recv_end.end(), 0);
@@ -150,14 +150,18 @@ void find_wrong_order(const RuleContext& context, InstanceSink& sink) {
 }  // namespace
 
 const Pattern kWrongOrder{
-    "wrong_order",
-    "A receive waited for a late message while a message sent earlier to the same rank had "
-    "already arrived and was received later.",
-    "awaited sender",
-    "",
-    "Receive messages in the order they are sent (or post all receives with MPI_Irecv and "
-    "complete them with MPI_Waitany/MPI_Waitsome) so that messages that have arrived are "
-    "handled while the late one is still on its way.",
-    find_wrong_order};
+    .id = "wrong_order",
+    .parent = "late_sender",
+    .description =
+        "A receive waited for a late message while a message sent earlier to the same rank had "
+        "already arrived and was received later.",
+    .formula = "min(Enter_send, Exit_recv) − Enter_recv of the late receive",
+    .peer_role = "awaited sender",
+    .recommendation =
+        "Receive messages in the order they are sent (or post all receives with MPI_Irecv and "
+        "complete them with MPI_Waitany/MPI_Waitsome) so that messages that have arrived are "
+        "handled while the late one is still on its way.",
+    .find = find_wrong_order,
+};
 
 }  // namespace collwrap

@@ -1,7 +1,8 @@
 // The analysis result: what every report format shows, in memory and free of formatting.
 //
-// The JSON writer, the terminal summary and later formats (SQLite, HTML, SARIF, timeline) all
-// read this model; none of them looks at the trace or the rules. Times are seconds.
+// The JSON writer, the terminal summary and the other formats (SQLite, HTML, SARIF, timeline)
+// all read this model; none of them looks at the rules. Times are seconds. The findings
+// themselves are the patterns' (finding.h).
 #pragma once
 
 #include <cstdint>
@@ -10,54 +11,13 @@
 #include <utility>
 #include <vector>
 
+#include "finding.h"
+
 namespace collwrap {
 
 // Version of the JSON report layout (share/schema/report.schema.json). Bump the major number
 // when a field changes meaning or disappears, the minor one when fields are added.
 inline constexpr const char* kReportSchemaVersion = "1.2";
-
-struct SourceLocation {
-  std::string function;    // MPI function, e.g. "MPI_Irecv"
-  std::string file;        // as recorded; empty when unknown
-  std::uint32_t line = 0;  // 0 when unknown
-};
-
-// One of the worst instances behind a finding.
-struct InstanceSample {
-  double time_s = 0;  // Enter of the call, since the start of the trace
-  double wait_s = 0;
-  std::vector<std::int32_t> peers;  // world ranks
-};
-
-// Pattern-specific facts; empty/unset when the pattern has none.
-struct FindingDetails {
-  std::vector<std::pair<std::string, std::uint64_t>> send_modes;  // mode → instances, most first
-  std::uint64_t same_source = 0;  // wrong_order instances by origin of the earlier message
-  std::uint64_t different_source = 0;
-  std::optional<double> optimal_distance_s;    // early_wait, mean over instances
-  std::optional<double> current_distance_s;    // early_wait, mean over instances
-  std::optional<SourceLocation> related_call;  // nonblocking call, posting call or paired call
-};
-
-// One pattern at one call site on one rank and thread (DESIGN.md's finding).
-struct Finding {
-  std::string pattern;
-  std::int32_t rank = 0;
-  std::int32_t thread = 0;
-  std::string node;
-  std::string file;        // absolute path as recorded; empty when unknown
-  std::uint32_t line = 0;  // 0 when unknown
-  std::string function;    // enclosing user function; empty when unknown
-  std::string mpi_function;
-  std::vector<std::int32_t> peers;  // world ranks, ascending
-  std::uint64_t occurrences = 0;
-  double wait_time_s = 0;
-  double max_wait_s = 0;
-  std::string comment;
-  std::string recommendation;
-  FindingDetails details;
-  std::vector<InstanceSample> top_instances;  // worst first
-};
 
 struct RankSummary {
   std::int32_t rank = 0;
@@ -186,11 +146,11 @@ struct NoisePrediction {
   std::uint32_t metric_processes = 0;  // ranks whose noise the metrics use: min(p, noise_ranks)
   double noise_coverage = 0;           // integral C and S of the noise over those ranks
   double noise_synchronicity = 0;
-  std::uint64_t grains = 0;  // compute grains of all locations
-  double compute_s = 0;      // their total length
-  double delay_s = 0;        // expected lengthening of the grains by the slowest of p ranks
-  double wait_s = 0;         // the part of it spent waiting for another rank's noise
-  double observed_wait_s = 0;               // waiting found by the patterns
+  std::uint64_t grains = 0;    // compute grains of all locations
+  double compute_s = 0;        // their total length
+  double delay_s = 0;          // expected lengthening of the grains by the slowest of p ranks
+  double wait_s = 0;           // the part of it spent waiting for another rank's noise
+  double observed_wait_s = 0;  // waiting found by the patterns
   std::optional<double> explained_fraction;  // wait_s / observed_wait_s; unset without waiting
 };
 
@@ -201,7 +161,7 @@ struct AnalysisResult {
   std::vector<RankSummary> ranks;
   std::vector<Finding> findings;  // worst (largest wait_time_s) first
   Summary summary;
-  std::vector<CommPair> communication;  // sender, then receiver ascending
+  std::vector<CommPair> communication;     // sender, then receiver ascending
   std::vector<OperationStats> operations;  // largest total_s first
   std::vector<GrainDistribution> grains;   // by rank, then thread
   std::optional<NoisePrediction> noise;    // with analyzer --noise only

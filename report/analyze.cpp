@@ -1,123 +1,28 @@
 #include "analyze.h"
 
-#include <algorithm>
-#include <tuple>
+#include <utility>
 
 #include "comm_matrix.h"
 #include "compute_grains.h"
-#include "finding_aggregator.h"
-#include "finding_text.h"
 #include "operation_stats.h"
-#include "result_units.h"
 #include "run_overview.h"
-#include "run_patterns.h"
 
 #ifndef COLLWRAP_VERSION
 #error "COLLWRAP_VERSION must be defined by the build"
 #endif
 
 namespace collwrap {
-namespace {
-
-const char* send_mode_name(SendMode mode) {
-  switch (mode) {
-    case SendMode::Standard:
-      return "standard";
-    case SendMode::Buffered:
-      return "buffered";
-    case SendMode::Synchronous:
-      return "synchronous";
-    case SendMode::Ready:
-      return "ready";
-    case SendMode::None:
-      break;
-  }
-  return "unknown";
-}
-
-SourceLocation source_of_call(const Trace& trace, std::uint32_t loc, std::uint32_t call) {
-  const Location& l = trace.locations[loc];
-  SourceLocation s;
-  s.function = trace.regions[l.call_region[call]].name;
-  if (const std::uint32_t site = l.call_callsite[call]; site != kNone) {
-    s.file = trace.callsites[site].file;
-    s.line = trace.callsites[site].line;
-  }
-  return s;
-}
-
-FindingDetails details_of(const Trace& trace, const FindingStats& stats) {
-  FindingDetails d;
-  for (std::size_t mode = 0; mode < stats.send_modes.size(); ++mode)
-    if (stats.send_modes[mode] > 0)
-      d.send_modes.emplace_back(send_mode_name(static_cast<SendMode>(mode)),
-                                stats.send_modes[mode]);
-  std::stable_sort(d.send_modes.begin(), d.send_modes.end(),
-                   [](const auto& a, const auto& b) { return a.second > b.second; });
-  d.same_source = stats.same_source;
-  d.different_source = stats.different_source;
-  if (stats.distances > 0) {
-    const double n = static_cast<double>(stats.distances);
-    d.optimal_distance_s = seconds(stats.optimal_distance_sum) / n;
-    d.current_distance_s = seconds(stats.actual_distance_sum) / n;
-  }
-  if (stats.related_call != kNone)
-    d.related_call = source_of_call(trace, stats.loc, stats.related_call);
-  return d;
-}
-
-Finding finding_of(const Trace& trace, const FindingStats& stats) {
-  const Location& l = trace.locations[stats.loc];
-  Finding f;
-  f.pattern = std::string(stats.pattern->id);
-  f.rank = l.rank;
-  f.thread = l.thread;
-  f.node = node_name(trace, l);
-  if (stats.callsite != kNone) {
-    const CallSite& site = trace.callsites[stats.callsite];
-    f.file = site.file;
-    f.line = site.line;
-    f.function = site.function;
-  }
-  f.mpi_function = trace.regions[stats.region].name;
-  f.peers = stats.peers;
-  f.occurrences = stats.occurrences;
-  f.wait_time_s = seconds(stats.total);
-  f.max_wait_s = seconds(stats.max);
-  f.details = details_of(trace, stats);
-  for (const FindingStats::Sample& s : stats.top)
-    f.top_instances.push_back(
-        {seconds(l.call_enter[s.call] - trace.begin), seconds(s.idle), s.peers});
-  f.comment = finding_comment(f, *stats.pattern);
-  f.recommendation = finding_recommendation(f, *stats.pattern);
-  return f;
-}
-
-// Worst first; ties in a fixed order so that reports are reproducible.
-void sort_findings(std::vector<Finding>& findings) {
-  std::sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-    return std::tie(b.wait_time_s, a.pattern, a.rank, a.thread, a.file, a.line) <
-           std::tie(a.wait_time_s, b.pattern, b.rank, b.thread, b.file, b.line);
-  });
-}
-
-}  // namespace
 
 AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
                              const AnalysisSettings& settings) {
-  FindingAggregator aggregator(trace, settings.top_instances);
-  const std::uint64_t hidden =
-      run_patterns(trace, matching, settings.rules, settings.patterns, aggregator);
-
+  Findings found = find_findings(trace, matching, settings);
   AnalysisResult result;
   result.tool_version = COLLWRAP_VERSION;
   result.trace = describe_trace(trace);
   result.ranks = summarize_ranks(trace);
-  for (const FindingStats& stats : aggregator.findings())
-    result.findings.push_back(finding_of(trace, stats));
-  sort_findings(result.findings);
+  result.findings = std::move(found.findings);
   result.summary = summarize_run(trace, matching, settings, result.findings);
-  result.summary.instances_below_min_wait = hidden;
+  result.summary.instances_below_min_wait = found.instances_below_min_wait;
   result.communication = communication_matrix(trace, matching);
   result.operations = operation_stats(trace);
   result.grains = compute_grains(trace);

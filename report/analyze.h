@@ -1,20 +1,16 @@
-// From a matched trace to the analysis result: runs the selected rules, aggregates their
-// instances into findings and adds the per-rank, per-pattern and trace-wide numbers.
+// From a matched trace to the analysis result: the findings of the selected rules
+// (findings.h) plus the per-rank, per-pattern and trace-wide numbers every report shows.
 #pragma once
 
 #include <vector>
 
 #include "analysis_result.h"
+#include "findings.h"
 #include "matching.h"
-#include "pattern.h"
 
 namespace collwrap {
 
-struct AnalysisSettings {
-  RuleOptions rules;
-  std::vector<const Pattern*> patterns;  // which rules to run, catalog order
-  std::size_t top_instances = 3;         // worst instances kept per finding
-};
+using AnalysisSettings = FindingSettings;
 
 AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
                              const AnalysisSettings& settings);

@@ -4,6 +4,7 @@
 #include <array>
 #include <string_view>
 
+#include "catalog.h"
 #include "noise_bands.h"
 #include "noise_prediction.h"
 #include "result_units.h"
@@ -14,10 +15,6 @@ namespace {
 
 // Upper edges of the histogram's bounded bins.
 constexpr std::array<double, 8> kGrainBinEdges = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10};
-
-// Patterns whose time is already in another pattern's, or that are no waiting.
-constexpr std::array<std::string_view, 3> kNotSeparateWaiting = {"wrong_order", "early_wait",
-                                                                 "sendrecv_candidate"};
 
 }  // namespace
 
@@ -71,8 +68,8 @@ std::vector<GrainDistribution> compute_grains(const Trace& trace) {
 double observed_waiting_s(const Summary& summary) {
   double total = 0;
   for (const PatternTotal& p : summary.patterns)
-    if (std::find(kNotSeparateWaiting.begin(), kNotSeparateWaiting.end(), p.pattern) ==
-        kNotSeparateWaiting.end())
+    if (const Pattern* pattern = find_pattern(p.pattern);
+        pattern != nullptr && counts_separately(*pattern))
       total += p.wait_time_s;
   return total;
 }

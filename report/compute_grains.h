@@ -1,4 +1,5 @@
-// Compute grains: what a rank does between two MPI calls. Seed 004 calls a program's steps
+// Compute grains: what a rank does between two MPI calls. Bartenev et al.
+// (RFNC-VNIIEF, Noise Measurement Suite) call a program's steps
 // between synchronizations its grains; machine noise lengthens each grain, and the shorter the
 // grains, the more often a burst on one rank makes all the others wait.
 //
@@ -21,9 +22,9 @@
 //     remainder: for long grains under frequent noise the estimate is too low;
 //   - with more ranks in the trace than in the noise file, the synchronicity measured over the
 //     file's ranks is used, which underestimates asynchronous noise on more ranks.
-// The observed waiting is the sum of the pattern totals without the patterns that repeat
-// others' time (wrong_order is part of late_sender, early_wait can include late_sender or
-// late_receiver time) or are no waiting (sendrecv_candidate).
+// The observed waiting is the sum of the pattern totals of the patterns that count separately
+// (catalog.h: without those that are part of another, can include another's time, or are
+// no waiting).
 #pragma once
 
 #include <span>

@@ -103,9 +103,16 @@ TimelineCounts write_timeline_data(const Trace& trace, const Matching& matching,
 void write_data(const Trace& trace, const Matching& matching, const AnalysisResult& result,
                 const TimelineOptions& options, TimelineCounts& counts, std::ostream& out) {
   Json catalog = Json::array();
-  for (const Pattern* p : pattern_catalog()) catalog.push_back(p->id);
+  Json parents = Json::object();
+  for (const Pattern* p : pattern_catalog()) {
+    catalog.push_back(p->id);
+    if (!p->parent.empty()) parents[std::string(p->id)] = p->parent;
+  }
   out << "{\"report\":" << script_json(report_json(result))
-      << ",\n\"pattern_catalog\":" << script_json(catalog) << ",\n\"timeline\":";
+      << ",\n\"pattern_catalog\":" << script_json(catalog)
+      << ",\n\"pattern_parents\":" << script_json(parents)
+      << ",\n\"pattern_overlap\":" << script_json(Json(pattern_overlap_note()))
+      << ",\n\"timeline\":";
   counts = write_timeline_data(trace, matching, options, out);
   out << '}';
 }

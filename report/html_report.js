@@ -1,8 +1,9 @@
 // The script of collwrap's HTML report (report/html_template.html): draws the summary, the
 // tables, the per-rank chart and the timeline from the JSON in #report-data, which
 // report/html_report.cpp writes: { report: the JSON report (share/schema/report.schema.json),
-// pattern_catalog: every pattern id in catalog order, timeline: calls and messages of the
-// selected window }.
+// pattern_catalog: every pattern id in catalog order, pattern_parents: the pattern each one is
+// part of (by id), pattern_overlap: the overlaps between patterns in words, timeline: calls and
+// messages of the selected window }.
 //
 // Text from the trace (file, function and host names, comments) reaches the page only through
 // textContent and attribute values, never as markup. When everything is drawn, #render-status
@@ -250,12 +251,11 @@
     document.getElementById('trace-path').textContent = trace.path;
   }
 
-  function renderPatterns(report, patternColour) {
+  function renderPatterns(report, patternColour, overlap) {
     const s = report.summary;
     const body = document.getElementById('patterns-body');
     body.append(el('p', { class: 'hint' }, ['Idle time as a share of the total time of all locations ('
-      + formatDuration(s.total_time_s) + '). Patterns overlap: wrong_order is part of late_sender; early_wait '
-      + 'can include late_sender or late_receiver time, so the totals are not to be added up.']));
+      + formatDuration(s.total_time_s) + '). Patterns overlap: ' + overlap + ', so the totals are not to be added up.']));
     const table = sortableTable({
       id: 'patterns-table',
       rows: s.patterns,
@@ -315,7 +315,7 @@
 
   // Stacked bars: useful MPI time (MPI time minus the idle time of the ticked patterns) and the
   // idle time of each ticked pattern; a dark tick marks each rank's MPI time.
-  function renderRankChart(report, patternColour) {
+  function renderRankChart(report, patternColour, parents, overlap) {
     const body = document.getElementById('ranks-body');
     const ranks = report.ranks;
     if (!ranks.length) {
@@ -328,12 +328,11 @@
       if (perPattern) perPattern.set(f.pattern, (perPattern.get(f.pattern) || 0) + f.wait_time_s);
     }
     const patterns = report.summary.patterns.filter((p) => p.wait_time_s > 0).map((p) => p.pattern);
-    // wrong_order time is also late_sender time: not stacked unless asked for.
-    const shown = new Set(patterns.filter((p) => p !== 'wrong_order'));
+    // A pattern that is part of another (its time is also the parent's) is not stacked unless asked for.
+    const shown = new Set(patterns.filter((p) => !(p in parents)));
     body.append(el('p', { class: 'hint' }, ['Each bar is a rank\u2019s time in MPI: useful time (MPI time minus the idle time '
-      + 'of the ticked patterns) below, idle time per pattern above it. Patterns overlap (wrong_order is part of '
-      + 'late_sender; early_wait can include late_sender or late_receiver time): when the ticked idle times add up '
-      + 'to more than the MPI time, the bar rises above the dark mark that shows the MPI time.']));
+      + 'of the ticked patterns) below, idle time per pattern above it. Patterns overlap (' + overlap + '): when the '
+      + 'ticked idle times add up to more than the MPI time, the bar rises above the dark mark that shows the MPI time.']));
     const legend = el('div', { class: 'legend', id: 'rank-legend' });
     legend.append(el('span', {}, [swatch(USEFUL_COLOUR), 'useful MPI time']));
     for (const p of patterns) {
@@ -726,9 +725,9 @@
       return PATTERN_COLOURS[(i < 0 ? catalog.length : i) % PATTERN_COLOURS.length];
     };
     renderSummary(report);
-    renderPatterns(report, patternColour);
+    renderPatterns(report, patternColour, data.pattern_overlap);
     renderFindings(report, patternColour);
-    renderRankChart(report, patternColour);
+    renderRankChart(report, patternColour, data.pattern_parents, data.pattern_overlap);
     renderOperations(report);
     renderTimeline(data, patternColour);
     renderFooter(report);

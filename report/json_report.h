@@ -1,4 +1,4 @@
-// The JSON report (DESIGN.md; layout in share/schema/report.schema.json).
+// The JSON report (layout in share/schema/report.schema.json).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog.h"
 #include "text_format.h"
 
 namespace collwrap {
@@ -12,6 +13,7 @@ namespace {
 
 constexpr std::size_t kRanksListed = 16;  // more ranks are summarized as min/mean/max
 constexpr std::size_t kTextWidth = 100;   // recommendations wrap here
+constexpr std::size_t kNoteWidth = 90;    // notes under a table wrap here
 
 // Columns count characters, not bytes: "µs" is three bytes of UTF-8 but two columns.
 std::size_t display_width(const std::string& text) {
@@ -20,15 +22,16 @@ std::size_t display_width(const std::string& text) {
   }));
 }
 
-// Word-wraps `text` to kTextWidth columns, every line starting with `indent`.
-std::string wrapped(const std::string& text, const std::string& indent) {
+// Word-wraps `text` to `width` columns, every line starting with `indent`.
+std::string wrapped(const std::string& text, const std::string& indent,
+                    std::size_t width = kTextWidth) {
   std::string out, line = indent;
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find(' ', start);
     if (end == std::string::npos) end = text.size();
     const std::string word = text.substr(start, end - start);
-    if (line.size() > indent.size() && display_width(line) + 1 + display_width(word) > kTextWidth) {
+    if (line.size() > indent.size() && display_width(line) + 1 + display_width(word) > width) {
       out += line + '\n';
       line = indent;
     }
@@ -118,8 +121,7 @@ void write_pattern_totals(const AnalysisResult& r, std::ostream& out) {
   if (s.findings == 0)
     out << "  (none)\n";
   else
-    out << "  Patterns overlap: wrong_order is part of late_sender; early_wait can include "
-           "late_sender\n  or late_receiver time.\n";
+    out << wrapped("Patterns overlap: " + pattern_overlap_note() + ".", "  ", kNoteWidth);
   if (s.instances_below_min_wait > 0)
     out << "  " << plural(s.instances_below_min_wait, "instance") << " below --min-wait "
         << format_duration(s.options.min_wait_s) << " not counted\n";
@@ -205,9 +207,8 @@ void write_data_quality(const AnalysisResult& r, std::ostream& out) {
   if (c.max_offset_stddev_s >= 1e-9)
     out << ", offset uncertainty up to " << format_duration(c.max_offset_stddev_s);
   if (c.violations_before_repair > 0)
-    out << "; " << c.violations_before_repair << " before repair, "
-        << c.violations_after_repair << " after, shifts up to "
-        << format_duration(c.max_repair_shift_s);
+    out << "; " << c.violations_before_repair << " before repair, " << c.violations_after_repair
+        << " after, shifts up to " << format_duration(c.max_repair_shift_s);
   out << "; " << c.offsets_per_location_min << " clock offset(s) per location.\n";
   const auto& warnings = r.summary.warnings;
   if (warnings.empty()) return;

@@ -13,7 +13,8 @@ struct Times {
 // One blocking collective on `comm` with the given member times (index = world rank of the
 // members listed in `ranks`).
 Trace blocking(const std::string& function, CollOp op, const std::vector<Times>& times,
-               int root = kNoRank, int world = 0, const std::vector<std::int32_t>& ranks = {}) {
+               int root = kNoWorldRank, int world = 0,
+               const std::vector<std::int32_t>& ranks = {}) {
   TraceBuilder b(world > 0 ? world : static_cast<int>(times.size()));
   std::uint32_t comm = 0;
   std::vector<std::int32_t> members = ranks;
@@ -49,7 +50,7 @@ TEST(BarrierCompletion, TimeAfterTheFirstLeft) {
 
 TEST(WaitAtBarrier, IncompleteInstancesAreNotGuessed) {
   // Rank 2 never reached the barrier (its stream is truncated).
-  const Trace t = blocking("MPI_Barrier", CollOp::Barrier, {{0, 510}, {100, 510}}, kNoRank, 3);
+  const Trace t = blocking("MPI_Barrier", CollOp::Barrier, {{0, 510}, {100, 510}}, kNoWorldRank, 3);
   EXPECT_TRUE(find(kWaitAtBarrier, t).empty());
 }
 
@@ -83,7 +84,7 @@ TEST(WaitAtNxN, AllreduceAndAlltoall) {
 TEST(WaitAtNxN, SubCommunicator) {
   // Ranks 1 and 3 of 4 in their own communicator: the other ranks play no part.
   const Trace t =
-      blocking("MPI_Allgather", CollOp::Allgather, {{0, 700}, {600, 700}}, kNoRank, 4, {3, 1});
+      blocking("MPI_Allgather", CollOp::Allgather, {{0, 700}, {600, 700}}, kNoWorldRank, 4, {3, 1});
   const auto found = find(kWaitAtNxN, t);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].rank, 3);
@@ -159,7 +160,7 @@ TEST(EarlyScan, WaitsForTheLatestLowerRank) {
 TEST(EarlyScan, OrdersByRankInTheCommunicator) {
   // In the sub-communicator {3, 1}, world rank 3 is rank 0: rank 1 waits for it, not reverse.
   const Trace t =
-      blocking("MPI_Exscan", CollOp::Exscan, {{500, 900}, {0, 900}}, kNoRank, 4, {3, 1});
+      blocking("MPI_Exscan", CollOp::Exscan, {{500, 900}, {0, 900}}, kNoWorldRank, 4, {3, 1});
   const auto found = find(kEarlyScan, t);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].rank, 1);

@@ -1,4 +1,5 @@
-// early_wait: End(wait) − Start(wait) on nonblocking requests, with seed 003's optimal distance.
+// early_wait: End(wait) − Start(wait) on nonblocking requests, with Akopyan and
+// Andreev's optimal distance.
 #include <gtest/gtest.h>
 
 #include "rule_test_support.h"

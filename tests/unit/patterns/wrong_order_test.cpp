@@ -1,4 +1,5 @@
-// wrong_order (seed 003): End(S_a) < End(S_b), End(R_b) < End(R_a), Start(R_b) < Start(S_b).
+// wrong_order (Akopyan and Andreev): End(S_a) < End(S_b), End(R_b) < End(R_a), Start(R_b) <
+// Start(S_b).
 #include <gtest/gtest.h>
 
 #include "rule_test_support.h"

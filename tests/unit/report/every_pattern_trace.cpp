@@ -10,7 +10,7 @@ constexpr TimeNs ms(double v) {
 }
 
 void collective(TraceBuilder& b, const char* function, CollOp op, std::uint32_t line,
-                const TimeNs (&enter)[4], const TimeNs (&leave)[4], int root = kNoRank) {
+                const TimeNs (&enter)[4], const TimeNs (&leave)[4], int root = kNoWorldRank) {
   for (int r = 0; r < 4; ++r)
     b.collective(b.call(r, function, enter[r], leave[r], kAppFile, line), op, 0, root);
 }

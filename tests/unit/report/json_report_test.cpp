@@ -1,4 +1,4 @@
-// The JSON report carries DESIGN.md's fields with the right types.
+// The JSON report carries the documented fields with the right types.
 #include "json_report.h"
 
 #include <gtest/gtest.h>

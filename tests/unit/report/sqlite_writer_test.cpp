@@ -9,11 +9,11 @@
 #include <thread>
 #include <vector>
 
-#include "../analyzer/scratch_directory.h"
 #include "analyze.h"
 #include "catalog.h"
 #include "comm_matrix.h"
 #include "every_pattern_trace.h"
+#include "scratch_directory.h"
 
 namespace collwrap::testing {
 namespace {

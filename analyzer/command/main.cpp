@@ -1,0 +1,155 @@
+// analyzer TRACE --patterns all --json report.json
+//
+// Reads a collwrap trace, matches it, runs the pattern rules and writes the JSON report and
+// the terminal summary. Exit status: 0 done, 1 the trace cannot be analyzed, 2 usage error.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <new>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "analyze.h"
+#include "clock_repair.h"
+#include "command_line.h"
+#include "compute_grains.h"
+#include "matching.h"
+#include "pattern_list.h"
+#include "progress.h"
+#include "report_writers.h"
+#include "terminal_summary.h"
+#include "trace_reader.h"
+
+namespace {
+
+constexpr int kExitBadTrace = 1;
+constexpr int kExitUsage = 2;
+
+// The progress line of the running analysis (set up by run()), erased before any message.
+std::optional<collwrap::ProgressReporter> progress;
+
+int fail(int status, const std::string& message) {
+  if (progress) progress->finish();
+  std::cerr << "analyzer: " << message << '\n';
+  return status;
+}
+
+// Writes the report files the command line asks for, in the order of report_writers(); a
+// message saying what failed, or empty. `timeline` gets the counts of a written timeline.
+std::string write_reports(const collwrap::CommandLine& cl, const collwrap::Trace& trace,
+                          const collwrap::Matching& matching,
+                          const collwrap::AnalysisResult& result,
+                          collwrap::TimelineCounts& timeline) {
+  for (const collwrap::ReportWriter& writer : collwrap::report_writers()) {
+    const std::optional<std::string> path = cl.report_path(writer.option);
+    if (!path) continue;
+    const bool needs_trace = writer.needs == collwrap::ReportNeeds::TraceAndMatching;
+    const collwrap::ReportInput input{.result = result,
+                                      .trace = needs_trace ? &trace : nullptr,
+                                      .matching = needs_trace ? &matching : nullptr,
+                                      .timeline = cl.timeline};
+    collwrap::TimelineCounts counts;
+    if (std::string error = collwrap::write_report(writer, input, *path, counts); !error.empty())
+      return error;
+    if (needs_trace) timeline = counts;
+  }
+  return {};
+}
+
+int run(const collwrap::CommandLine& cl) {
+  // A bad noise file is found before the trace is read.
+  std::optional<collwrap::noise::NoiseRecord> noise;
+  if (cl.noise_path) {
+    try {
+      noise = collwrap::noise::read_noise_file(*cl.noise_path);
+    } catch (const collwrap::noise::NoiseFileError& e) {
+      return fail(kExitUsage, "cannot read the noise file '" + *cl.noise_path + "': " + e.what() +
+                                  "; give a file written by 'collwrap-bench noise --save FILE'");
+    }
+  }
+  progress.emplace(std::cerr, cl.clock_repair ? 5 : 4,
+                   collwrap::ProgressReporter::Options{
+                       .enabled = collwrap::progress_wanted(cl.quiet, STDERR_FILENO)});
+  std::optional<collwrap::ProgressTicker> ticker;
+  if (progress->enabled()) ticker.emplace(*progress, std::chrono::milliseconds(200));
+  progress->phase("reading");
+  collwrap::Trace trace;
+  try {
+    trace = collwrap::read_trace(cl.trace_path, {},
+                                 [](double fraction) { progress->progress(fraction); });
+  } catch (const collwrap::TraceUsageError& e) {  // its message says what to give instead
+    return fail(kExitUsage, e.what());
+  } catch (const collwrap::TraceReadError& e) {
+    return fail(kExitBadTrace, std::string(e.what()) +
+                                   "; nothing can be analyzed: trace the program again (an archive "
+                                   "is complete once every rank has passed MPI_Finalize)");
+  }
+  progress->phase("matching");
+  collwrap::Matching matching = collwrap::match_trace(trace);
+  if (cl.clock_repair) progress->phase("clock repair");
+  // The repair keeps every location's event order, so the pairs stay; matching again
+  // recounts the violations the patterns will see.
+  if (cl.clock_repair && collwrap::repair_clocks(trace, matching).passes > 0)
+    matching = collwrap::match_trace(trace);
+  progress->phase("patterns");
+  collwrap::AnalysisResult result =
+      collwrap::analyze_trace(trace, matching, {cl.rules, cl.patterns});
+  if (noise)
+    result.noise = collwrap::predict_noise_waiting(trace, result.summary, *noise, *cl.noise_path);
+
+  progress->phase("writing reports");
+  collwrap::TimelineCounts timeline;
+  if (const std::string error = write_reports(cl, trace, matching, result, timeline);
+      !error.empty())
+    return fail(kExitUsage, error);
+  progress->finish();
+  if (timeline.calls_dropped > 0)
+    std::cerr << "analyzer: the timeline holds the first " << timeline.calls << " MPI calls, "
+              << timeline.calls_dropped
+              << " later ones are left out; choose a --time-window or a larger "
+                 "--timeline-max-events\n";
+  if (!cl.quiet) {
+    // With the report on standard output the summary moves aside, so the JSON stays parseable.
+    std::ostream& out = cl.report_path("--json") == "-" ? std::cerr : std::cout;
+    std::error_code ignored;
+    collwrap::write_terminal_summary(result, {cl.top, std::filesystem::current_path(ignored)}, out);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  collwrap::CommandLine cl;
+  try {
+    cl = collwrap::parse_command_line(args);
+  } catch (const collwrap::UsageError& e) {
+    return fail(kExitUsage, e.what());
+  }
+  switch (cl.action) {
+    case collwrap::CommandLine::Action::Help:
+      std::cout << collwrap::usage_text();
+      return 0;
+    case collwrap::CommandLine::Action::Version:
+      std::cout << "analyzer (collwrap) " << COLLWRAP_VERSION << '\n';
+      return 0;
+    case collwrap::CommandLine::Action::ListPatterns:
+      collwrap::write_pattern_list(cl.list_patterns_json ? collwrap::PatternListFormat::Json
+                                                         : collwrap::PatternListFormat::Text,
+                                   std::cout);
+      return 0;
+    case collwrap::CommandLine::Action::Analyze:
+      break;
+  }
+  try {
+    return run(cl);
+  } catch (const std::bad_alloc&) {
+    return fail(kExitBadTrace,
+                "out of memory; analyze on a machine with more memory or trace fewer ranks");
+  } catch (const std::exception& e) {
+    return fail(kExitBadTrace, std::string("cannot analyze this trace: ") + e.what());
+  }
+}

@@ -1,0 +1,78 @@
+// Matching: which send goes with which receive, which collective calls form one instance,
+// and which completion belongs to which nonblocking request. The pattern rules only read
+// this and the Trace; they never search event streams themselves.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "trace_model.h"
+
+namespace collwrap {
+
+struct OpRef {
+  std::uint32_t loc = kNone;
+  std::uint32_t op = kNone;
+  bool valid() const { return loc != kNone && op != kNone; }
+  friend bool operator==(const OpRef&, const OpRef&) = default;
+};
+
+// One point-to-point message. Matched per (communicator, sender, receiver, tag) in MPI's
+// non-overtaking order: the n-th send with that key goes to the n-th receive (in posting
+// order) whose recorded actual source and tag are that key.
+struct Message {
+  OpRef send;       // Send or Isend op (the call holding it started the send)
+  OpRef send_done;  // IsendComplete op for nonblocking sends; == send for blocking ones
+  OpRef recv_post;  // IrecvRequest op for nonblocking receives; == recv for blocking ones
+  OpRef recv;       // Recv or Irecv op (the call holding it completed the receive)
+};
+
+// One collective operation instance: the n-th collective on a communicator, across all of
+// its members. Members are the CollectiveEnd ops (blocking) or NbcComplete ops (nonblocking,
+// whose call is the completing Wait/Test); for nonblocking ones `starts` holds the NbcRequest
+// ops in the same order.
+struct CollectiveInstance {
+  std::uint32_t comm = kNone;
+  CollOp op = CollOp::None;
+  std::int32_t root = kNoWorldRank;  // world rank, or kNoWorldRank
+  bool nonblocking = false;
+  std::uint32_t first_member = 0;  // into Matching::members / Matching::starts
+  std::uint32_t member_count = 0;
+  bool complete = false;  // every member of the communicator took part
+};
+
+struct MatchCounts {
+  std::uint64_t messages = 0;
+  std::uint64_t unmatched_sends = 0;
+  std::uint64_t unmatched_receives = 0;
+  std::uint64_t incomplete_collectives = 0;
+  std::uint64_t unmatched_requests = 0;  // completion without request, or request never completed
+  // Clock-condition violations: a message received (Recv/Irecv op) before it was sent
+  // (Send/Isend op), or a collective member that left before a member it depends on entered
+  // (collective_family; only collectives that move data, and barriers).
+  std::uint64_t clock_violations = 0;
+  std::uint64_t invalid_ops = 0;  // p2p/collective ops whose peer or communicator is unknown
+  std::uint64_t mismatched_collectives = 0;  // instances whose members disagree on op or root
+};
+
+struct Matching {
+  std::vector<Message> messages;
+  std::vector<CollectiveInstance> collectives;
+  std::vector<OpRef> members;
+  std::vector<OpRef> starts;  // parallel to members; invalid for blocking collectives
+
+  // request_partner[loc][op]: for Isend ↔ IsendComplete, IrecvRequest ↔ Irecv and
+  // NbcRequest ↔ NbcComplete, the other op's index in the same location; else kNone.
+  // A post whose request was cancelled is paired with its RequestCancelled op instead (and
+  // takes no part in message or collective matching).
+  std::vector<std::vector<std::uint32_t>> request_partner;
+
+  // message_of_op[loc][op]: index into messages for Send/Isend/Recv/Irecv ops, else kNone.
+  std::vector<std::vector<std::uint32_t>> message_of_op;
+
+  MatchCounts counts;
+};
+
+Matching match_trace(const Trace& trace);
+
+}  // namespace collwrap

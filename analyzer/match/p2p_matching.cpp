@@ -1,0 +1,170 @@
+#include "p2p_matching.h"
+
+#include <algorithm>
+
+#include "flat_map.h"
+#include "group_by_key.h"
+#include "huge_pages.h"
+#include "op_count.h"
+
+namespace collwrap {
+namespace {
+
+// MPI's non-overtaking rule holds per (communicator, sender, receiver, tag): messages with
+// one key are received in the order they were sent.
+struct MessageKey {
+  std::uint32_t comm;
+  std::int32_t sender;
+  std::int32_t receiver;
+  std::int32_t tag;
+  friend bool operator==(const MessageKey&, const MessageKey&) = default;
+};
+
+struct MessageKeyHash {
+  std::uint64_t operator()(const MessageKey& k) const {
+    const auto a = (std::uint64_t{k.comm} << 32) | static_cast<std::uint32_t>(k.sender);
+    const auto b = (std::uint64_t{static_cast<std::uint32_t>(k.receiver)} << 32) |
+                   static_cast<std::uint32_t>(k.tag);
+    return mix_bits(a ^ mix_bits(b));
+  }
+};
+
+class KeyNumbers {
+ public:
+  std::uint32_t number(const MessageKey& key) {
+    return map_.insert(key, static_cast<std::uint32_t>(map_.size()));
+  }
+  std::size_t size() const { return map_.size(); }
+
+ private:
+  FlatMap<MessageKey, MessageKeyHash> map_{1024};
+};
+
+// One side of a message, tagged with its key's number. For a send, `other` is the op that
+// completed it (== op for a blocking send; kNone if it never completed); for a receive, the
+// op that posted it (its IrecvRequest, or itself). Both ops are in location `loc`. `time` is
+// the op's time, copied while the locations are walked in order so that pairing reads no
+// scattered columns. There are many endpoints: they are kept small.
+struct Endpoint {
+  std::uint32_t key;
+  std::uint32_t loc;
+  std::uint32_t op;
+  std::uint32_t other;
+  TimeNs time;
+};
+
+bool valid_p2p(const Location& l, std::uint32_t op, std::size_t comms) {
+  return l.op_comm[op] < comms && l.op_peer[op] != kNoWorldRank;
+}
+
+// Sends in post order per location; cancelled nonblocking sends never happened.
+std::vector<Endpoint> collect_sends(const Trace& trace, const Matching& m, KeyNumbers& keys,
+                                    std::uint64_t& invalid) {
+  std::vector<Endpoint> sends;
+  reserve_huge(sends, count_ops(trace, {OpKind::Send, OpKind::Isend}));
+  for (std::uint32_t li = 0; li < trace.locations.size(); ++li) {
+    const Location& l = trace.locations[li];
+    for (std::uint32_t op = 0; op < l.ops(); ++op) {
+      const OpKind kind = l.op_kind[op];
+      if (kind != OpKind::Send && kind != OpKind::Isend) continue;
+      const std::uint32_t done = kind == OpKind::Send ? op : m.request_partner[li][op];
+      if (done != kNone && l.op_kind[done] == OpKind::RequestCancelled) continue;
+      if (!valid_p2p(l, op, trace.comms.size())) {
+        ++invalid;
+        continue;
+      }
+      const MessageKey key{l.op_comm[op], l.rank, l.op_peer[op], l.op_tag[op]};
+      sends.push_back({keys.number(key), li, op, done, l.op_time[op]});
+    }
+  }
+  return sends;
+}
+
+// Receives in posting order per location: a blocking Recv where it is, a nonblocking one where
+// its IrecvRequest is, with the key (actual source and tag) from its completing Irecv.
+std::vector<Endpoint> collect_receives(const Trace& trace, const Matching& m, KeyNumbers& keys,
+                                       std::uint64_t& invalid) {
+  std::vector<Endpoint> receives;
+  reserve_huge(receives, count_ops(trace, {OpKind::Recv, OpKind::Irecv}));
+  for (std::uint32_t li = 0; li < trace.locations.size(); ++li) {
+    const Location& l = trace.locations[li];
+    const std::vector<std::uint32_t>& partner = m.request_partner[li];
+    for (std::uint32_t op = 0; op < l.ops(); ++op) {
+      std::uint32_t recv;
+      switch (l.op_kind[op]) {
+        case OpKind::Recv:
+          recv = op;
+          break;
+        case OpKind::IrecvRequest:  // posted here; completed (or cancelled) at its partner
+          recv = partner[op];
+          if (recv == kNone || l.op_kind[recv] != OpKind::Irecv) continue;
+          break;
+        case OpKind::Irecv:  // already emitted at its IrecvRequest, unless it has none
+          if (partner[op] != kNone) continue;
+          recv = op;
+          break;
+        default:
+          continue;
+      }
+      if (!valid_p2p(l, recv, trace.comms.size())) {
+        ++invalid;
+        continue;
+      }
+      const MessageKey key{l.op_comm[recv], l.op_peer[recv], l.rank, l.op_tag[recv]};
+      receives.push_back({keys.number(key), li, recv, op, l.op_time[recv]});
+    }
+  }
+  return receives;
+}
+
+// Groups endpoints by key; `post_of` gives the op whose time orders an endpoint when threads
+// of one rank share a key.
+template <class PostOf>
+KeyGroups group_endpoints(const Trace& trace, const std::vector<Endpoint>& endpoints,
+                          std::size_t keys, PostOf post_of) {
+  return group_by_key(
+      endpoints, keys, [](const Endpoint& e) { return e.key; },
+      [](const Endpoint& e) { return e.loc; },
+      [&](const Endpoint& e) { return trace.locations[e.loc].op_time[post_of(e)]; });
+}
+
+}  // namespace
+
+void match_messages(const Trace& trace, Matching& m) {
+  KeyNumbers keys;
+  const std::vector<Endpoint> sends = collect_sends(trace, m, keys, m.counts.invalid_ops);
+  const std::vector<Endpoint> receives = collect_receives(trace, m, keys, m.counts.invalid_ops);
+  const KeyGroups send_groups =
+      group_endpoints(trace, sends, keys.size(), [](const Endpoint& e) { return e.op; });
+  const KeyGroups recv_groups =
+      group_endpoints(trace, receives, keys.size(), [](const Endpoint& e) { return e.other; });
+
+  m.message_of_op.resize(trace.locations.size());
+  for (std::size_t li = 0; li < trace.locations.size(); ++li) {
+    reserve_huge(m.message_of_op[li], trace.locations[li].ops());
+    m.message_of_op[li].assign(trace.locations[li].ops(), kNone);
+  }
+  reserve_huge(m.messages, std::min(sends.size(), receives.size()));
+
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    const std::uint32_t n = std::min(send_groups.size(k), recv_groups.size(k));
+    m.counts.unmatched_sends += send_groups.size(k) - n;
+    m.counts.unmatched_receives += recv_groups.size(k) - n;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const Endpoint& send = sends[send_groups.at(k, i)];
+      const Endpoint& recv = receives[recv_groups.at(k, i)];
+      // Clock condition: a message cannot be received before it was sent.
+      if (recv.time < send.time) ++m.counts.clock_violations;
+      const auto index = static_cast<std::uint32_t>(m.messages.size());
+      m.message_of_op[send.loc][send.op] = index;
+      m.message_of_op[recv.loc][recv.op] = index;
+      m.messages.push_back({{send.loc, send.op},
+                            send.other == kNone ? OpRef{} : OpRef{send.loc, send.other},
+                            {recv.loc, recv.other},
+                            {recv.loc, recv.op}});
+    }
+  }
+  m.counts.messages = m.messages.size();
+}
+
+}  // namespace collwrap

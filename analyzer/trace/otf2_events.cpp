@@ -1,0 +1,417 @@
+#include "otf2_events.h"
+
+#include <algorithm>
+#include <exception>
+#include <limits>
+
+#include "huge_pages.h"
+
+namespace collwrap {
+namespace {
+
+// --- column storage ---------------------------------------------------------------------
+// std::vector doubles its capacity when full, which can leave a column with nearly as much
+// slack as content. Columns are sized from the location's event count instead and, when that
+// estimate is short, grow by a quarter: a few more copies, much less peak memory.
+
+std::size_t grown(std::size_t size) {
+  return size + size / 4 + 1024;
+}
+
+void reserve_calls(Location& l, std::size_t n) {
+  reserve_huge(l.call_enter, n);
+  reserve_huge(l.call_leave, n);
+  reserve_huge(l.call_region, n);
+  reserve_huge(l.call_callsite, n);
+  reserve_huge(l.call_first_op, n + 1);
+}
+
+void reserve_ops(Location& l, std::size_t n) {
+  reserve_huge(l.op_kind, n);
+  reserve_huge(l.op_coll, n);
+  reserve_huge(l.op_time, n);
+  reserve_huge(l.op_call, n);
+  reserve_huge(l.op_peer, n);
+  reserve_huge(l.op_comm, n);
+  reserve_huge(l.op_tag, n);
+  reserve_huge(l.op_bytes, n);
+  reserve_huge(l.op_bytes_received, n);
+  reserve_huge(l.op_request, n);
+}
+
+// Most MPI calls are three records (Enter, one MPI record, Leave), so a third of the events
+// for calls and a third for ops is the usual fit; call-only streams (at most half calls) and
+// collective-heavy ones (four records per call) stay within a quarter of it.
+void reserve_for_events(Location& l, std::uint64_t events) {
+  const std::size_t third = static_cast<std::size_t>(events / 3) + 16;
+  reserve_calls(l, third);
+  reserve_ops(l, third);
+}
+
+struct OpFields {
+  OpKind kind;
+  CollOp coll = CollOp::None;
+  std::int32_t peer = kNoWorldRank;
+  std::uint32_t comm = kNone;
+  std::int32_t tag = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t bytes_received = 0;
+  std::uint64_t request = 0;
+};
+
+CollOp to_coll_op(OTF2_CollectiveOp op) {
+  return op <= OTF2_COLLECTIVE_OP_DESTROY_HANDLE ? static_cast<CollOp>(op) : CollOp::None;
+}
+
+// --- the loader ---------------------------------------------------------------------------
+
+class EventLoader {
+ public:
+  EventLoader(const EventLoadContext& context, Location& loc, LocationReport& report)
+      : ctx_(context), loc_(loc), report_(report) {}
+
+  void enter(OTF2_TimeStamp t, OTF2_AttributeList* attributes, OTF2_RegionRef ref) {
+    const TimeNs time = timestamp(t);
+    const std::uint32_t region = ctx_.defs.region[ref];
+    if (region == kNone) {
+      ++unknown_refs_;
+      return;
+    }
+    if (!ctx_.defs.region_call[region]) return;
+    open_regions_.push_back(region);
+    if (open_regions_.size() > 1) return;  // nested inside an MPI call: part of that call
+    Location& l = loc_;
+    if (l.call_enter.size() == l.call_enter.capacity()) reserve_calls(l, grown(l.calls()));
+    open_call_ = static_cast<std::uint32_t>(l.calls());
+    l.call_enter.push_back(time);
+    l.call_leave.push_back(time);  // until its Leave arrives
+    l.call_region.push_back(region);
+    l.call_callsite.push_back(callsite(attributes, region));
+    l.call_first_op.push_back(static_cast<std::uint32_t>(l.ops()));
+  }
+
+  void leave(OTF2_TimeStamp t, OTF2_RegionRef ref) {
+    const TimeNs time = timestamp(t);
+    const std::uint32_t region = ctx_.defs.region[ref];
+    if (region == kNone) {
+      ++unknown_refs_;
+      return;
+    }
+    if (!ctx_.defs.region_call[region]) return;
+    if (open_regions_.empty()) {
+      ++unmatched_leaves_;
+      return;
+    }
+    if (open_regions_.back() != region) ++unmatched_leaves_;
+    open_regions_.pop_back();
+    if (open_regions_.empty()) {
+      loc_.call_leave[open_call_] = time;
+      open_call_ = kNone;
+    }
+  }
+
+  // Records that carry no information beyond their existence still advance the clock.
+  void other(OTF2_TimeStamp t) { timestamp(t); }
+
+  void op(OTF2_TimeStamp t, const OpFields& f) {
+    const TimeNs time = timestamp(t);
+    if (open_call_ == kNone) {
+      ++report_.orphan_ops;
+      return;
+    }
+    Location& l = loc_;
+    if (l.op_kind.size() == l.op_kind.capacity()) reserve_ops(l, grown(l.ops()));
+    l.op_kind.push_back(f.kind);
+    l.op_coll.push_back(f.coll);
+    l.op_time.push_back(time);
+    l.op_call.push_back(open_call_);
+    l.op_peer.push_back(f.peer);
+    l.op_comm.push_back(f.comm);
+    l.op_tag.push_back(f.tag);
+    l.op_bytes.push_back(f.bytes);
+    l.op_bytes_received.push_back(f.bytes_received);
+    l.op_request.push_back(f.request);
+    l.call_first_op.back() = static_cast<std::uint32_t>(l.ops());
+  }
+
+  // Index into Trace::comms, or kNone for a communicator the definitions do not know.
+  std::uint32_t comm(OTF2_CommRef ref) {
+    const std::uint32_t c = ctx_.defs.comm[ref];
+    if (c == kNone) ++unknown_refs_;
+    return c;
+  }
+
+  // A rank within communicator `comm` as a world rank; kNoWorldRank when it cannot be translated
+  // (unknown communicator, MPI_PROC_NULL, a root constant such as OTF2_COLLECTIVE_ROOT_NONE).
+  std::int32_t world_rank(std::uint32_t comm, std::uint32_t rank) const {
+    if (comm == kNone) return kNoWorldRank;
+    const std::vector<std::int32_t>& ranks = ctx_.comms[comm].world_ranks;
+    return rank < ranks.size() ? ranks[rank] : kNoWorldRank;
+  }
+
+  // Closes what the stream left open and writes the report's messages.
+  void finish() {
+    if (open_call_ != kNone) {
+      report_.unclosed_calls = 1;
+      loc_.call_leave[open_call_] = last_time_;
+      report_.messages.push_back(where() + ": the stream ends inside " +
+                                 ctx_.regions[loc_.call_region[open_call_]].name +
+                                 " (call closed at the last timestamp)");
+    }
+    if (report_.orphan_ops > 0)
+      report_.messages.push_back(where() + ": " + std::to_string(report_.orphan_ops) +
+                                 " MPI records outside any MPI call were ignored");
+    if (unmatched_leaves_ > 0)
+      report_.messages.push_back(where() + ": " + std::to_string(unmatched_leaves_) +
+                                 " Leave records do not match the open call");
+    if (unknown_refs_ > 0)
+      report_.messages.push_back(where() + ": " + std::to_string(unknown_refs_) +
+                                 " records refer to undefined regions or communicators");
+    if (backward_steps_ > 0)
+      report_.messages.push_back(where() + ": " + std::to_string(backward_steps_) +
+                                 " timestamps go backwards (kept at the previous time)");
+  }
+
+  std::string where() const { return location_name(loc_); }
+
+  std::exception_ptr error;  // thrown inside a callback; rethrown after OTF2 returns
+  std::uint64_t last_record = std::numeric_limits<std::uint64_t>::max();
+  bool cut_short = false;  // records past last_record were left unread
+
+ private:
+  // Time in ns; never earlier than the previous event, so calls stay in time order even
+  // in a damaged stream.
+  TimeNs timestamp(OTF2_TimeStamp t) {
+    TimeNs time = ctx_.ticks(t);
+    if (time < last_time_) {
+      ++backward_steps_;
+      time = last_time_;
+    }
+    last_time_ = time;
+    return time;
+  }
+
+  // The call site of an Enter of `region`: its CallSite attribute or, without one, the call
+  // site of the previous Enter of the same region on this location. The tracer writes the
+  // attribute only when a region's call site changes (README, "Trace format").
+  std::uint32_t callsite(OTF2_AttributeList* attributes, std::uint32_t region) {
+    if (region >= last_site_.size()) last_site_.resize(ctx_.defs.region_call.size(), kNone);
+    OTF2_CallingContextRef context;
+    if (attributes && ctx_.defs.callsite_attribute != OTF2_UNDEFINED_ATTRIBUTE &&
+        OTF2_AttributeList_GetCallingContextRef(attributes, ctx_.defs.callsite_attribute,
+                                                &context) == OTF2_SUCCESS) {
+      last_site_[region] = ctx_.defs.callsite[context];
+    }
+    return last_site_[region];
+  }
+
+  const EventLoadContext& ctx_;
+  Location& loc_;
+  LocationReport& report_;
+  std::vector<std::uint32_t> open_regions_;  // MPI regions entered and not left, outermost first
+  std::vector<std::uint32_t> last_site_;     // index: region; see callsite()
+  std::uint32_t open_call_ = kNone;
+  TimeNs last_time_ = std::numeric_limits<TimeNs>::min();
+  std::uint64_t unmatched_leaves_ = 0;
+  std::uint64_t unknown_refs_ = 0;
+  std::uint64_t backward_steps_ = 0;
+};
+
+// --- OTF2 callbacks -------------------------------------------------------------------------
+// OTF2 is C: an exception must not unwind through it. Each callback runs its body inside
+// `guarded`, which parks the exception in the loader and interrupts the read. `guarded` also
+// stops the read at the last record the event file check trusts.
+
+template <class Body>
+OTF2_CallbackCode guarded(void* user_data, std::uint64_t position, Body&& body) {
+  auto& loader = *static_cast<EventLoader*>(user_data);
+  if (position > loader.last_record) {
+    loader.cut_short = true;
+    return OTF2_CALLBACK_INTERRUPT;
+  }
+  try {
+    body(loader);
+    return OTF2_CALLBACK_SUCCESS;
+  } catch (...) {
+    loader.error = std::current_exception();
+    return OTF2_CALLBACK_INTERRUPT;
+  }
+}
+
+OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
+                           OTF2_AttributeList* a, OTF2_RegionRef region) {
+  return guarded(d, pos, [&](EventLoader& l) { l.enter(t, a, region); });
+}
+
+OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
+                           OTF2_AttributeList*, OTF2_RegionRef region) {
+  return guarded(d, pos, [&](EventLoader& l) { l.leave(t, region); });
+}
+
+template <OpKind kind>
+OTF2_CallbackCode on_p2p(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
+                         OTF2_AttributeList*, std::uint32_t peer, OTF2_CommRef comm,
+                         std::uint32_t tag, std::uint64_t bytes) {
+  return guarded(d, pos, [&](EventLoader& l) {
+    const std::uint32_t c = l.comm(comm);
+    l.op(t, {.kind = kind,
+             .peer = l.world_rank(c, peer),
+             .comm = c,
+             .tag = static_cast<std::int32_t>(tag),
+             .bytes = bytes});
+  });
+}
+
+template <OpKind kind>
+OTF2_CallbackCode on_p2p_request(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
+                                 OTF2_AttributeList*, std::uint32_t peer, OTF2_CommRef comm,
+                                 std::uint32_t tag, std::uint64_t bytes, std::uint64_t request) {
+  return guarded(d, pos, [&](EventLoader& l) {
+    const std::uint32_t c = l.comm(comm);
+    l.op(t, {.kind = kind,
+             .peer = l.world_rank(c, peer),
+             .comm = c,
+             .tag = static_cast<std::int32_t>(tag),
+             .bytes = bytes,
+             .request = request});
+  });
+}
+
+template <OpKind kind>
+OTF2_CallbackCode on_request(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
+                             OTF2_AttributeList*, std::uint64_t request) {
+  return guarded(d, pos, [&](EventLoader& l) { l.op(t, {.kind = kind, .request = request}); });
+}
+
+OTF2_CallbackCode on_collective_begin(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos,
+                                      void* d, OTF2_AttributeList*) {
+  return guarded(d, pos, [&](EventLoader& l) { l.other(t); });
+}
+
+OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
+                                    OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                    std::uint32_t root, std::uint64_t sent,
+                                    std::uint64_t received) {
+  return guarded(d, pos, [&](EventLoader& l) {
+    const std::uint32_t c = l.comm(comm);
+    l.op(t, {.kind = OpKind::CollectiveEnd,
+             .coll = to_coll_op(op),
+             .peer = l.world_rank(c, root),
+             .comm = c,
+             .bytes = sent,
+             .bytes_received = received});
+  });
+}
+
+OTF2_CallbackCode on_nbc_complete(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
+                                  OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                  std::uint32_t root, std::uint64_t sent, std::uint64_t received,
+                                  std::uint64_t request) {
+  return guarded(d, pos, [&](EventLoader& l) {
+    const std::uint32_t c = l.comm(comm);
+    l.op(t, {.kind = OpKind::NbcComplete,
+             .coll = to_coll_op(op),
+             .peer = l.world_rank(c, root),
+             .comm = c,
+             .bytes = sent,
+             .bytes_received = received,
+             .request = request});
+  });
+}
+
+OTF2_EvtReaderCallbacks* event_callbacks() {
+  OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
+  OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter);
+  OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
+  OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_p2p<OpKind::Send>);
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_p2p<OpKind::Recv>);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, on_p2p_request<OpKind::Isend>);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, on_p2p_request<OpKind::Irecv>);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_request<OpKind::IsendComplete>);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_request<OpKind::IrecvRequest>);
+  OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(cb, on_request<OpKind::RequestTest>);
+  OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request<OpKind::RequestCancelled>);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_collective_begin);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_collective_end);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb,
+                                                                  on_request<OpKind::NbcRequest>);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, on_nbc_complete);
+  return cb;
+}
+
+// --- local definitions: clock offsets -----------------------------------------------------
+
+OTF2_CallbackCode on_clock_offset(void* d, OTF2_TimeStamp, std::int64_t, double stddev) {
+  auto& report = *static_cast<LocationReport*>(d);
+  ++report.clock_offsets;
+  report.max_offset_stddev = std::max(report.max_offset_stddev, stddev);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+// Reading a location's local definitions is also what makes OTF2 apply its clock offsets and
+// mapping tables to the events read afterwards. The file is optional in OTF2.
+void read_local_definitions(OTF2_Reader* reader, OTF2_LocationRef id, LocationReport& report,
+                            const std::string& where) {
+  OTF2_DefReader* defs = OTF2_Reader_GetDefReader(reader, id);
+  if (!defs) return;
+  OTF2_DefReaderCallbacks* cb = OTF2_DefReaderCallbacks_New();
+  OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, on_clock_offset);
+  OTF2_ErrorCode status = OTF2_Reader_RegisterDefCallbacks(reader, defs, cb, &report);
+  OTF2_DefReaderCallbacks_Delete(cb);
+  std::uint64_t count = 0;
+  if (status == OTF2_SUCCESS) status = OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &count);
+  OTF2_Reader_CloseDefReader(reader, defs);
+  if (status != OTF2_SUCCESS)
+    report.messages.push_back(where + ": local definitions (clock offsets) are damaged: " +
+                              OTF2_Error_GetDescription(status));
+}
+
+}  // namespace
+
+std::string location_name(const Location& loc) {
+  return "rank " + std::to_string(loc.rank) + " thread " + std::to_string(loc.thread);
+}
+
+LocationReport load_location_events(const EventLoadContext& context, const StreamLimits& limits,
+                                    Location& loc, const RecordsRead& records_read) {
+  LocationReport report;
+  EventLoader loader(context, loc, report);
+  loader.last_record = limits.last_record;
+  read_local_definitions(context.reader, loc.otf2_id, report, loader.where());
+
+  OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(context.reader, loc.otf2_id);
+  if (!events) {
+    report.missing = true;
+    report.messages.push_back(loader.where() + ": the event file cannot be opened");
+    return report;
+  }
+  reserve_for_events(loc, limits.expected_events);
+  OTF2_EvtReaderCallbacks* cb = event_callbacks();
+  OTF2_ErrorCode status = OTF2_Reader_RegisterEvtCallbacks(context.reader, events, cb, &loader);
+  OTF2_EvtReaderCallbacks_Delete(cb);
+  // In batches rather than ReadAllLocalEvents, so that a damaged stream still tells how far
+  // it could be read.
+  constexpr std::uint64_t kBatch = 1 << 16;
+  for (std::uint64_t read = kBatch; status == OTF2_SUCCESS && read == kBatch;) {
+    read = 0;
+    status = OTF2_Reader_ReadLocalEvents(context.reader, events, kBatch, &read);
+    report.events += read;
+    if (records_read) records_read(read);
+  }
+  OTF2_Reader_CloseEvtReader(context.reader, events);
+  if (loader.error) std::rethrow_exception(loader.error);
+
+  if (loader.cut_short) {
+    report.events = limits.last_record;  // the interrupting record was not used
+    report.messages.push_back(loader.where() + ": " + limits.cut_reason);
+  } else if (status != OTF2_SUCCESS) {
+    report.messages.push_back(loader.where() + ": the event stream is damaged after " +
+                              std::to_string(report.events) + " records (" +
+                              OTF2_Error_GetDescription(status) + "); the rest is lost");
+  }
+  report.missing = report.events == 0 && (loader.cut_short || status != OTF2_SUCCESS);
+  loader.finish();
+  return report;
+}
+
+}  // namespace collwrap

@@ -1,0 +1,51 @@
+// Loads one location's local definitions (clock offsets) and event stream into its Location:
+// one call per outermost MPI region instance (Enter…Leave), one op per OTF2 MPI record.
+//
+// A damaged or missing stream is not an error: the loader keeps what it could read, closes
+// calls left open at the last timestamp seen, and describes the damage in its report.
+#pragma once
+
+#include <otf2/otf2.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "event_file_check.h"
+#include "otf2_definitions.h"
+#include "time_normalization.h"
+#include "trace_model.h"
+
+namespace collwrap {
+
+struct LocationReport {
+  std::uint64_t events = 0;           // OTF2 records read, all kinds
+  bool missing = false;               // no event could be read at all
+  std::uint64_t unclosed_calls = 0;   // Enter without Leave at the end of the stream
+  std::uint64_t orphan_ops = 0;       // MPI records outside any MPI call (not stored)
+  std::uint32_t clock_offsets = 0;    // ClockOffset definitions of this location
+  double max_offset_stddev = 0;       // in ticks, as recorded
+  std::vector<std::string> messages;  // what went wrong, for ReadWarnings (rank/thread named)
+};
+
+struct EventLoadContext {
+  OTF2_Reader* reader;  // shared by all threads; its locking callbacks must be set
+  const Definitions& defs;
+  const std::vector<RegionInfo>& regions;
+  const std::vector<Communicator>& comms;
+  TickConverter ticks;
+};
+
+// "rank 3 thread 0", for messages.
+std::string location_name(const Location& loc);
+
+// Called after each batch of records with the number just read (for progress displays).
+using RecordsRead = std::function<void(std::uint64_t records)>;
+
+// Fills `loc` (whose rank, thread and otf2_id are set). Safe to call concurrently for
+// different locations.
+LocationReport load_location_events(const EventLoadContext& context, const StreamLimits& limits,
+                                    Location& loc, const RecordsRead& records_read = {});
+
+}  // namespace collwrap

@@ -1,0 +1,216 @@
+// The analyzer's in-memory trace: compact, integer ids, no strings per event.
+//
+// A trace is a set of locations (rank × thread). Each location holds its MPI calls (one per
+// Enter…Leave region instance, in time order) and the communication operations recorded
+// inside them (one per OTF2 MPI record). Both are struct-of-arrays so that a pass over one
+// field touches only that field, and so that memory stays under 32 bytes per trace event.
+//
+// All times are global nanoseconds: the reader applies the archive's clock offsets and subtracts
+// the trace's earliest timestamp; the clock repair (clock_repair.h), when on, later moves
+// events in place.
+//
+// The reader builds this from OTF2; unit tests build it by hand with TraceBuilder
+// (trace_builder.h) so rules can be tested without MPI or files.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace collwrap {
+
+using TimeNs = std::int64_t;
+inline constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+// No world rank (a peer or root that is undefined or cannot be translated). The tracer's
+// records use OTF2's undefined value instead (wrappers' kNoRank); the reader maps it to this.
+inline constexpr std::int32_t kNoWorldRank = -1;
+
+// What the analyzer needs to know about an MPI function, derived from its region name.
+enum class RegionClass : std::uint8_t {
+  Other,                  // anything without wait-state semantics (Comm_rank, Type_commit, …)
+  Init,                   // MPI_Init, MPI_Init_thread
+  Finalize,               // MPI_Finalize
+  BlockingSend,           // MPI_Send, Bsend, Ssend, Rsend
+  BlockingRecv,           // MPI_Recv, MPI_Mrecv
+  Sendrecv,               // MPI_Sendrecv, MPI_Sendrecv_replace
+  NonblockingP2P,         // MPI_Isend…, MPI_Irecv, MPI_Imrecv, persistent *_init, MPI_Start(all)
+  Wait,                   // MPI_Wait, Waitall, Waitany, Waitsome
+  Test,                   // MPI_Test, Testall, Testany, Testsome
+  Probe,                  // MPI_Probe, Iprobe, Mprobe, Improbe
+  Collective,             // blocking collectives (incl. neighborhood)
+  NonblockingCollective,  // MPI_Ibarrier, MPI_Ibcast, … (the posting call)
+};
+
+enum class SendMode : std::uint8_t { None, Standard, Buffered, Synchronous, Ready };
+
+struct RegionInfo {
+  std::string name;  // "MPI_Send"
+  RegionClass cls = RegionClass::Other;
+  SendMode mode = SendMode::None;  // for sends (blocking, nonblocking and persistent)
+};
+
+// Classifies an MPI function by name (the table lives in mpi_function_class.cpp).
+RegionInfo classify_region(const std::string& name);
+
+struct CallSite {
+  std::string file;  // absolute path as recorded; empty when unknown
+  std::uint32_t line = 0;
+  std::string function;  // enclosing user function
+};
+
+struct Communicator {
+  std::string name;
+  // index = rank within the communicator. Empty when the archive gives no member list (an
+  // OTF2 COMM_SELF group, or a damaged definition): ops on it carry peer kNoWorldRank.
+  std::vector<std::int32_t> world_ranks;
+};
+
+// One OTF2 MPI record. Names follow OTF2's records.
+enum class OpKind : std::uint8_t {
+  Send,              // MpiSend            peer = receiver
+  Isend,             // MpiIsend           peer = receiver, request
+  IsendComplete,     // MpiIsendComplete   request
+  IrecvRequest,      // MpiIrecvRequest    request
+  Recv,              // MpiRecv            peer = actual sender, tag = actual tag
+  Irecv,             // MpiIrecv           peer = actual sender, request (completion)
+  RequestTest,       // MpiRequestTest     request
+  RequestCancelled,  // MpiRequestCancelled request
+  CollectiveEnd,     // MpiCollectiveEnd   coll, comm, peer = root, bytes, bytes_received
+  NbcRequest,        // NonBlockingCollectiveRequest  request
+  NbcComplete,       // NonBlockingCollectiveComplete coll, comm, root, bytes, request
+};
+// MpiCollectiveBegin carries no information beyond its time (≈ the call's Enter), so the
+// reader counts it but does not store it.
+
+// Values of OTF2_CollectiveOp.
+enum class CollOp : std::uint8_t {
+  Barrier = 0,
+  Bcast = 1,
+  Gather = 2,
+  Gatherv = 3,
+  Scatter = 4,
+  Scatterv = 5,
+  Allgather = 6,
+  Allgatherv = 7,
+  Alltoall = 8,
+  Alltoallv = 9,
+  Alltoallw = 10,
+  Allreduce = 11,
+  Reduce = 12,
+  ReduceScatter = 13,
+  Scan = 14,
+  Exscan = 15,
+  ReduceScatterBlock = 16,
+  CreateHandle = 17,
+  DestroyHandle = 18,
+  None = 255,
+};
+
+// Who must have entered a collective before a member can leave it. The pattern families
+// (wait_at_barrier, wait_at_nxn, late_broadcast, early_reduce, early_scan) and the matcher's
+// clock-condition check both follow it.
+enum class CollFamily : std::uint8_t {
+  Barrier,  // Barrier: everyone waits for everyone
+  NxN,      // Allgather(v), Alltoall(v/w), Allreduce, Reduce_scatter(_block): everyone
+  OneToN,   // Bcast, Scatter(v): a non-root needs the root
+  NToOne,   // Reduce, Gather(v): the root needs everyone
+  Prefix,   // Scan, Exscan: the member of rank i needs ranks 0..i
+  Other,    // communicator creation/destruction, unknown: no stated dependency
+};
+
+constexpr CollFamily collective_family(CollOp op) {
+  switch (op) {
+    case CollOp::Barrier:
+      return CollFamily::Barrier;
+    case CollOp::Allgather:
+    case CollOp::Allgatherv:
+    case CollOp::Alltoall:
+    case CollOp::Alltoallv:
+    case CollOp::Alltoallw:
+    case CollOp::Allreduce:
+    case CollOp::ReduceScatter:
+    case CollOp::ReduceScatterBlock:
+      return CollFamily::NxN;
+    case CollOp::Bcast:
+    case CollOp::Scatter:
+    case CollOp::Scatterv:
+      return CollFamily::OneToN;
+    case CollOp::Reduce:
+    case CollOp::Gather:
+    case CollOp::Gatherv:
+      return CollFamily::NToOne;
+    case CollOp::Scan:
+    case CollOp::Exscan:
+      return CollFamily::Prefix;
+    default:
+      return CollFamily::Other;
+  }
+}
+
+struct Location {
+  std::int32_t rank = 0;      // MPI_COMM_WORLD rank
+  std::int32_t thread = 0;    // 0 = the thread that called MPI_Init
+  std::uint32_t node = 0;     // index into Trace::nodes
+  std::uint64_t otf2_id = 0;  // OTF2 location id
+
+  // Calls: one per MPI region instance, in time order. Ops of call i are
+  // [call_first_op[i], call_first_op[i + 1]); call_first_op has calls()+1 entries.
+  std::vector<TimeNs> call_enter;
+  std::vector<TimeNs> call_leave;
+  std::vector<std::uint32_t> call_region;    // index into Trace::regions
+  std::vector<std::uint32_t> call_callsite;  // index into Trace::callsites, or kNone
+  std::vector<std::uint32_t> call_first_op{0};
+
+  // Ops, in record order.
+  std::vector<OpKind> op_kind;
+  std::vector<CollOp> op_coll;  // CollOp::None for point-to-point
+  std::vector<TimeNs> op_time;
+  std::vector<std::uint32_t> op_call;  // owning call, or kNone outside any call
+  std::vector<std::int32_t> op_peer;   // world rank of peer / root, or kNoWorldRank
+  std::vector<std::uint32_t> op_comm;  // index into Trace::comms, or kNone
+  std::vector<std::int32_t> op_tag;
+  std::vector<std::uint64_t> op_bytes;           // bytes sent (p2p: message size)
+  std::vector<std::uint64_t> op_bytes_received;  // collectives only, else 0
+  std::vector<std::uint64_t> op_request;         // request id, or 0
+
+  std::size_t calls() const { return call_enter.size(); }
+  std::size_t ops() const { return op_kind.size(); }
+};
+
+// Problems found while reading; the analysis goes on and the report lists them.
+struct ReadWarnings {
+  std::vector<std::string> messages;    // one line each, human readable
+  std::uint64_t unclosed_calls = 0;     // Enter without Leave (truncated stream)
+  std::uint64_t orphan_ops = 0;         // MPI records outside any call (the reader drops them)
+  std::uint32_t missing_locations = 0;  // defined locations whose events are missing
+};
+
+struct ClockQuality {
+  std::uint32_t offsets_per_location_min = 0;  // ClockOffset records (2: init and finalize)
+  double max_offset_stddev_s = 0;              // largest reported offset uncertainty
+  std::uint64_t violations_before_repair = 0;  // filled by the matcher / clock repair
+  std::uint64_t violations_after_repair = 0;
+  double max_repair_shift_s = 0;
+};
+
+struct Trace {
+  std::string path;                // anchor file
+  std::string program;             // from the archive's description, when present
+  std::vector<std::string> nodes;  // host names
+  std::vector<RegionInfo> regions;
+  std::vector<CallSite> callsites;
+  std::vector<Communicator> comms;
+  std::vector<Location> locations;  // sorted by (rank, thread)
+  std::int32_t world_size = 0;
+  TimeNs begin = 0, end = 0;      // global time span (begin is 0 after normalization)
+  std::uint64_t event_count = 0;  // OTF2 events read, all kinds
+  ReadWarnings warnings;
+  ClockQuality clock;
+
+  // Location index of (rank, thread 0), or kNone. Built by finish_indexes().
+  std::vector<std::uint32_t> rank_main_location;
+  void finish_indexes();
+};
+
+}  // namespace collwrap

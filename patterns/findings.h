@@ -1,0 +1,29 @@
+// From rules to findings: runs the selected rules on a matched trace and groups their
+// instances into findings (finding_aggregator.h), each with its comment and recommendation
+// (finding_text.h), worst first.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "finding.h"
+#include "matching.h"
+#include "pattern.h"
+
+namespace collwrap {
+
+struct FindingSettings {
+  RuleOptions rules;
+  std::vector<const Pattern*> patterns;  // which rules to run, catalog order
+  std::size_t top_instances = 3;         // worst instances kept per finding
+};
+
+struct Findings {
+  std::vector<Finding> findings;               // worst first, ties in a fixed order
+  std::uint64_t instances_below_min_wait = 0;  // dropped by --min-wait
+};
+
+Findings find_findings(const Trace& trace, const Matching& matching,
+                       const FindingSettings& settings);
+
+}  // namespace collwrap

@@ -1,0 +1,162 @@
+// The controlled logical clock on hand-built timelines with known skew.
+#include "clock_repair.h"
+
+#include <gtest/gtest.h>
+
+#include "matching.h"
+#include "trace_builder.h"
+
+namespace collwrap {
+namespace {
+
+// Rank 0 sends at 1000 ns; rank 1's clock is 400 ns behind, so its receive (really ending at
+// 1200) reads 800, before the send. Rank 1 has earlier calls whose intervals must survive.
+Trace skewed_message() {
+  TraceBuilder b(2);
+  auto send = b.call(0, "MPI_Send", 1000, 1100);
+  b.send(send, 1, 0, 8);
+  b.call(1, "MPI_Comm_rank", 100, 120);
+  b.call(1, "MPI_Comm_size", 300, 320);
+  auto recv = b.call(1, "MPI_Recv", 500, 800);
+  b.recv(recv, 0, 0, 8);
+  b.call(1, "MPI_Barrier", 900, 950);
+  return b.finish();
+}
+
+std::uint64_t violations(const Trace& t) {
+  return match_trace(t).counts.clock_violations;
+}
+
+TEST(ClockRepair, AReceiveEndingBeforeItsSendIsMovedAfterTheSendPlusLatency) {
+  Trace t = skewed_message();
+  ASSERT_EQ(violations(t), 1u);
+  const ClockRepairReport r = repair_clocks(t, match_trace(t));
+  EXPECT_EQ(r.violations_before, 1u);
+  EXPECT_EQ(r.violations_after, 0u);
+  EXPECT_EQ(violations(t), 0u);  // the matcher agrees
+  const Location& recv = t.locations[1];
+  EXPECT_GE(recv.op_time[0], t.locations[0].op_time[0] + ClockRepairOptions{}.latency_same_node);
+  EXPECT_GE(recv.call_leave[2], recv.op_time[0]);
+  EXPECT_EQ(t.clock.violations_before_repair, 1u);
+  EXPECT_EQ(t.clock.violations_after_repair, 0u);
+  EXPECT_NEAR(t.clock.max_repair_shift_s, r.max_shift * 1e-9, 1e-15);
+  // 1000 + 100 latency − 800 = 300 ns at least.
+  EXPECT_GE(r.max_shift, 300);
+}
+
+TEST(ClockRepair, LocalIntervalsArePreservedApproximately) {
+  Trace t = skewed_message();
+  const Location before = t.locations[1];
+  repair_clocks(t, match_trace(t));
+  const Location& after = t.locations[1];
+  // Events after the receive keep their distance to it (γ ≈ 1); earlier events move
+  // smoothly instead of one interval absorbing the jump.
+  EXPECT_NEAR(after.call_enter[3] - after.call_leave[2],
+              before.call_enter[3] - before.call_leave[2], 1);
+  EXPECT_NEAR(after.call_leave[3] - after.call_enter[3],
+              before.call_leave[3] - before.call_enter[3], 1);
+  for (std::size_t c = 0; c + 1 < after.calls(); ++c) {
+    EXPECT_LE(after.call_leave[c], after.call_enter[c + 1]);
+    const double original = static_cast<double>(before.call_enter[c + 1] - before.call_leave[c]);
+    const double repaired = static_cast<double>(after.call_enter[c + 1] - after.call_leave[c]);
+    EXPECT_NEAR(repaired, original, 0.02 * original + 2) << "gap after call " << c;
+  }
+  // The receive call's enter was amortized forward as well: it is no longer 500.
+  EXPECT_GT(after.call_enter[2], before.call_enter[2]);
+}
+
+TEST(ClockRepair, AmortizationNeverPushesASendPastItsReceive) {
+  // Rank 1 sends to rank 0 right before its skewed receive; moving it forward with the
+  // receive's jump would create a new violation.
+  TraceBuilder b(2);
+  auto send = b.call(0, "MPI_Send", 1000, 1100);
+  b.send(send, 1, 0, 8);
+  auto recv_back = b.call(0, "MPI_Recv", 1200, 1210);
+  b.recv(recv_back, 1, 1, 8);
+  auto send_back = b.call(1, "MPI_Send", 600, 650);
+  b.send(send_back, 0, 1, 8);
+  auto recv = b.call(1, "MPI_Recv", 700, 800);
+  b.recv(recv, 0, 0, 8);
+  Trace t = b.finish();
+  const ClockRepairReport r = repair_clocks(t, match_trace(t));
+  EXPECT_EQ(r.violations_after, 0u);
+  EXPECT_EQ(violations(t), 0u);
+  EXPECT_LE(t.locations[1].op_time[0] + ClockRepairOptions{}.latency_same_node,
+            t.locations[0].op_time[1]);
+}
+
+TEST(ClockRepair, NothingMovesWithoutViolations) {
+  TraceBuilder b(2);
+  auto send = b.call(0, "MPI_Send", 100, 150);
+  b.send(send, 1, 0, 8);
+  auto recv = b.call(1, "MPI_Recv", 90, 160);  // ends 10 ns after the send: below latency
+  b.recv(recv, 0, 0, 8);
+  for (int r = 0; r < 2; ++r) b.collective(b.call(r, "MPI_Barrier", 200 + r, 300), CollOp::Barrier);
+  Trace t = b.finish();
+  const Trace copy = t;
+  const ClockRepairReport r = repair_clocks(t, match_trace(t));
+  EXPECT_EQ(r.violations_before, 0u);
+  EXPECT_EQ(r.passes, 0u);
+  EXPECT_EQ(r.max_shift, 0);
+  for (std::size_t l = 0; l < t.locations.size(); ++l) {
+    EXPECT_EQ(t.locations[l].call_enter, copy.locations[l].call_enter);
+    EXPECT_EQ(t.locations[l].call_leave, copy.locations[l].call_leave);
+    EXPECT_EQ(t.locations[l].op_time, copy.locations[l].op_time);
+  }
+}
+
+TEST(ClockRepair, CollectiveExitsFollowTheLastEntryTheyDependOn) {
+  // Barrier: rank 2's clock is 5 µs behind, so it leaves "before" rank 0 entered.
+  // Bcast from rank 0: rank 1 leaves before the root entered.
+  TraceBuilder b(3);
+  const TimeNs skew[] = {0, 0, -5000};
+  for (int r = 0; r < 3; ++r)
+    b.collective(b.call(r, "MPI_Barrier", 10000 + 100 * r + skew[r], 12000 + skew[r]),
+                 CollOp::Barrier);
+  b.collective(b.call(0, "MPI_Bcast", 20000, 20500), CollOp::Bcast, 0, 0, 8, 0);
+  b.collective(b.call(1, "MPI_Bcast", 19000, 19800), CollOp::Bcast, 0, 0, 0, 8);
+  b.collective(b.call(2, "MPI_Bcast", 21000, 21600), CollOp::Bcast, 0, 0, 0, 8);
+  Trace t = b.finish();
+  ASSERT_EQ(violations(t), 2u);  // rank 2's barrier exit, rank 1's bcast exit
+  const ClockRepairReport r = repair_clocks(t, match_trace(t));
+  EXPECT_EQ(r.violations_before, 2u);
+  EXPECT_EQ(r.violations_after, 0u);
+  EXPECT_EQ(violations(t), 0u);
+  const TimeNs latency = ClockRepairOptions{}.latency_same_node;
+  for (int r = 0; r < 3; ++r)
+    for (int e = 0; e < 3; ++e)
+      EXPECT_GE(t.locations[r].call_leave[0], t.locations[e].call_enter[0] + latency);
+  EXPECT_GE(t.locations[1].call_leave[1], t.locations[0].call_enter[1] + latency);
+}
+
+TEST(ClockRepair, StopsAtThePassLimit) {
+  Trace t = skewed_message();
+  ClockRepairOptions none;
+  none.max_passes = 0;
+  const ClockRepairReport r = repair_clocks(t, match_trace(t), none);
+  EXPECT_EQ(r.passes, 0u);
+  EXPECT_EQ(r.violations_after, 1u);
+  EXPECT_EQ(violations(t), 1u);
+}
+
+TEST(ClockRepair, ConvergesOnAChainOfSkewedMessagesWithinThePassLimit) {
+  // A message relay 0 → 1 → 2 → 3 where each rank's clock is further behind: each repair
+  // moves the next send, so later receives depend on earlier corrections.
+  TraceBuilder b(4);
+  for (int r = 0; r < 4; ++r) {
+    const TimeNs start = 1000 * r - 3000 * r;  // 3 µs skew per rank, 1 µs per hop
+    if (r > 0) b.recv(b.call(r, "MPI_Recv", start - 500, start), r - 1, 0, 8);
+    if (r < 3) b.send(b.call(r, "MPI_Send", start + 10, start + 60), r + 1, 0, 8);
+  }
+  Trace t = b.finish();
+  ASSERT_EQ(violations(t), 3u);
+  const ClockRepairReport r = repair_clocks(t, match_trace(t));
+  EXPECT_EQ(r.violations_before, 3u);
+  EXPECT_EQ(r.violations_after, 0u);
+  EXPECT_GE(r.passes, 1u);
+  EXPECT_LE(r.passes, ClockRepairOptions{}.max_passes);
+  EXPECT_EQ(violations(t), 0u);
+}
+
+}  // namespace
+}  // namespace collwrap

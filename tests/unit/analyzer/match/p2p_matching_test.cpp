@@ -1,0 +1,272 @@
+// Point-to-point matching and request linkage on hand-built traces.
+#include <gtest/gtest.h>
+
+#include "matching.h"
+#include "trace_builder.h"
+
+namespace collwrap {
+namespace {
+
+OpRef op_ref(CallRef c, std::uint32_t op) {
+  return {c.loc, op};
+}
+
+// The message whose send is `send`, or nullptr.
+const Message* message_of(const Matching& m, OpRef send) {
+  const std::uint32_t i = m.message_of_op[send.loc][send.op];
+  return i == kNone ? nullptr : &m.messages[i];
+}
+
+TEST(P2PMatching, PairsABlockingSendWithItsReceive) {
+  TraceBuilder b(2);
+  auto s = b.call(0, "MPI_Send", 100, 200, "a.c", 10);
+  const auto send = b.send(s, 1, 7, 8);
+  auto r = b.call(1, "MPI_Recv", 50, 300, "a.c", 20);
+  const auto recv = b.recv(r, 0, 7, 8);
+  const Matching m = match_trace(b.finish());
+
+  ASSERT_EQ(m.messages.size(), 1u);
+  const Message& msg = m.messages[0];
+  EXPECT_EQ(msg.send, op_ref(s, send));
+  EXPECT_EQ(msg.send_done, msg.send);
+  EXPECT_EQ(msg.recv, op_ref(r, recv));
+  EXPECT_EQ(msg.recv_post, msg.recv);
+  EXPECT_EQ(m.message_of_op[r.loc][recv], 0u);
+  EXPECT_EQ(m.counts.messages, 1u);
+  EXPECT_EQ(m.counts.unmatched_sends + m.counts.unmatched_receives, 0u);
+  EXPECT_EQ(m.counts.clock_violations, 0u);
+}
+
+TEST(P2PMatching, MessagesWithOneKeyMatchInSendOrder) {
+  TraceBuilder b(2);
+  std::vector<OpRef> sends, recvs;
+  for (int i = 0; i < 5; ++i) {
+    auto s = b.call(0, "MPI_Send", 100 * i, 100 * i + 10);
+    sends.push_back(op_ref(s, b.send(s, 1, 3, 100 + i)));
+    auto r = b.call(1, "MPI_Recv", 100 * i, 100 * i + 50);
+    recvs.push_back(op_ref(r, b.recv(r, 0, 3, 100 + i)));
+  }
+  const Matching m = match_trace(b.finish());
+  ASSERT_EQ(m.messages.size(), 5u);
+  for (int i = 0; i < 5; ++i) {
+    const Message* msg = message_of(m, sends[i]);
+    ASSERT_NE(msg, nullptr);
+    EXPECT_EQ(msg->recv, recvs[i]) << "message " << i;
+  }
+}
+
+TEST(P2PMatching, TagsAreMatchedSeparately) {
+  TraceBuilder b(2);
+  auto s1 = b.call(0, "MPI_Send", 0, 10);
+  const OpRef tag1 = op_ref(s1, b.send(s1, 1, 1, 4));
+  auto s2 = b.call(0, "MPI_Send", 20, 30);
+  const OpRef tag2 = op_ref(s2, b.send(s2, 1, 2, 4));
+  // The receiver takes tag 2 first: tag 2 overtakes tag 1, which MPI allows.
+  auto r1 = b.call(1, "MPI_Recv", 0, 40);
+  const OpRef recv_tag2 = op_ref(r1, b.recv(r1, 0, 2, 4));
+  auto r2 = b.call(1, "MPI_Recv", 50, 60);
+  const OpRef recv_tag1 = op_ref(r2, b.recv(r2, 0, 1, 4));
+  const Matching m = match_trace(b.finish());
+  ASSERT_EQ(m.messages.size(), 2u);
+  EXPECT_EQ(message_of(m, tag1)->recv, recv_tag1);
+  EXPECT_EQ(message_of(m, tag2)->recv, recv_tag2);
+}
+
+TEST(P2PMatching, WildcardReceivesUseTheRecordedSource) {
+  // Rank 1 posts two MPI_ANY_SOURCE receives; the trace records that the first matched rank 2.
+  TraceBuilder b(3);
+  auto from0 = b.call(0, "MPI_Send", 10, 20);
+  const OpRef send0 = op_ref(from0, b.send(from0, 1, 5, 8));
+  auto from2 = b.call(2, "MPI_Send", 0, 5);
+  const OpRef send2 = op_ref(from2, b.send(from2, 1, 5, 8));
+  auto first = b.call(1, "MPI_Recv", 0, 30);
+  const OpRef recv_first = op_ref(first, b.recv(first, 2, 5, 8));
+  auto second = b.call(1, "MPI_Recv", 40, 50);
+  const OpRef recv_second = op_ref(second, b.recv(second, 0, 5, 8));
+  const Matching m = match_trace(b.finish());
+  EXPECT_EQ(message_of(m, send2)->recv, recv_first);
+  EXPECT_EQ(message_of(m, send0)->recv, recv_second);
+}
+
+TEST(P2PMatching, ZeroByteMessagesAreMessages) {
+  TraceBuilder b(2);
+  auto s = b.call(0, "MPI_Send", 0, 10);
+  b.send(s, 1, 0, 0);
+  auto r = b.call(1, "MPI_Recv", 0, 20);
+  b.recv(r, 0, 0, 0);
+  EXPECT_EQ(match_trace(b.finish()).counts.messages, 1u);
+}
+
+TEST(P2PMatching, CommunicatorsSeparateOtherwiseEqualKeys) {
+  TraceBuilder b(3);
+  const auto sub = b.comm({1, 2}, "sub");
+  auto s1 = b.call(1, "MPI_Send", 0, 10);
+  const OpRef on_sub = op_ref(s1, b.send(s1, 2, 9, 4, sub));
+  auto s2 = b.call(1, "MPI_Send", 20, 30);
+  const OpRef on_world = op_ref(s2, b.send(s2, 2, 9, 4, 0));
+  auto r1 = b.call(2, "MPI_Recv", 0, 40);
+  const OpRef recv_world = op_ref(r1, b.recv(r1, 1, 9, 4, 0));
+  auto r2 = b.call(2, "MPI_Recv", 50, 60);
+  const OpRef recv_sub = op_ref(r2, b.recv(r2, 1, 9, 4, sub));
+  const Matching m = match_trace(b.finish());
+  EXPECT_EQ(message_of(m, on_sub)->recv, recv_sub);
+  EXPECT_EQ(message_of(m, on_world)->recv, recv_world);
+}
+
+TEST(P2PMatching, NonblockingReceivesCountWhereTheyWerePosted) {
+  // Rank 1 posts Irecv A, then Irecv B (same key), and waits for B before A. The first message
+  // sent must go to A, the first receive posted, although A completes last.
+  TraceBuilder b(2);
+  auto s1 = b.call(0, "MPI_Send", 0, 10);
+  const OpRef first = op_ref(s1, b.send(s1, 1, 4, 8));
+  auto s2 = b.call(0, "MPI_Send", 20, 30);
+  const OpRef second = op_ref(s2, b.send(s2, 1, 4, 8));
+  auto post_a = b.call(1, "MPI_Irecv", 0, 1);
+  const OpRef request_a = op_ref(post_a, b.irecv_request(post_a, 11));
+  auto post_b = b.call(1, "MPI_Irecv", 2, 3);
+  const OpRef request_b = op_ref(post_b, b.irecv_request(post_b, 12));
+  auto wait_b = b.call(1, "MPI_Wait", 40, 50);
+  const OpRef done_b = op_ref(wait_b, b.irecv(wait_b, 0, 4, 8, 12));
+  auto wait_a = b.call(1, "MPI_Wait", 60, 70);
+  const OpRef done_a = op_ref(wait_a, b.irecv(wait_a, 0, 4, 8, 11));
+  const Matching m = match_trace(b.finish());
+
+  ASSERT_EQ(m.messages.size(), 2u);
+  EXPECT_EQ(message_of(m, first)->recv, done_a);
+  EXPECT_EQ(message_of(m, first)->recv_post, request_a);
+  EXPECT_EQ(message_of(m, second)->recv, done_b);
+  EXPECT_EQ(message_of(m, second)->recv_post, request_b);
+  EXPECT_EQ(m.request_partner[post_a.loc][request_a.op], done_a.op);
+  EXPECT_EQ(m.request_partner[wait_a.loc][done_a.op], request_a.op);
+  EXPECT_EQ(m.counts.unmatched_requests, 0u);
+}
+
+TEST(P2PMatching, PersistentRequestsRestartedThreeTimesPairInSequence) {
+  TraceBuilder b(2);
+  constexpr std::uint64_t kSendRequest = 42, kRecvRequest = 43;  // reused by every MPI_Start
+  b.call(0, "MPI_Send_init", 0, 1);
+  b.call(1, "MPI_Recv_init", 0, 1);
+  std::vector<OpRef> posts, completions, receives;
+  for (int round = 0; round < 3; ++round) {
+    const TimeNs t = 100 * (round + 1);
+    auto start_s = b.call(0, "MPI_Start", t, t + 5);
+    posts.push_back(op_ref(start_s, b.isend(start_s, 1, 0, 64, kSendRequest)));
+    auto wait_s = b.call(0, "MPI_Wait", t + 10, t + 20);
+    completions.push_back(op_ref(wait_s, b.isend_complete(wait_s, kSendRequest)));
+    auto start_r = b.call(1, "MPI_Start", t, t + 5);
+    b.irecv_request(start_r, kRecvRequest);
+    auto wait_r = b.call(1, "MPI_Wait", t + 10, t + 30);
+    receives.push_back(op_ref(wait_r, b.irecv(wait_r, 0, 0, 64, kRecvRequest)));
+  }
+  const Matching m = match_trace(b.finish());
+  ASSERT_EQ(m.messages.size(), 3u);
+  for (int round = 0; round < 3; ++round) {
+    const Message* msg = message_of(m, posts[round]);
+    ASSERT_NE(msg, nullptr);
+    EXPECT_EQ(msg->send_done, completions[round]) << "round " << round;
+    EXPECT_EQ(msg->recv, receives[round]) << "round " << round;
+  }
+  EXPECT_EQ(m.counts.unmatched_requests, 0u);
+}
+
+TEST(P2PMatching, WaitallOverMixedSendsAndReceives) {
+  TraceBuilder b(2);
+  struct Side {
+    OpRef isend, irecv_request, isend_complete, irecv;
+  } side[2];
+  for (int r = 0; r < 2; ++r) {
+    auto isend = b.call(r, "MPI_Isend", 0, 5);
+    side[r].isend = op_ref(isend, b.isend(isend, 1 - r, 0, 1 << 20, 1));
+    auto irecv = b.call(r, "MPI_Irecv", 10, 15);
+    side[r].irecv_request = op_ref(irecv, b.irecv_request(irecv, 2));
+    auto waitall = b.call(r, "MPI_Waitall", 20, 90);
+    side[r].isend_complete = op_ref(waitall, b.isend_complete(waitall, 1));
+    side[r].irecv = op_ref(waitall, b.irecv(waitall, 1 - r, 0, 1 << 20, 2));
+  }
+  const Matching m = match_trace(b.finish());
+  ASSERT_EQ(m.messages.size(), 2u);
+  for (int r = 0; r < 2; ++r) {
+    const Message* msg = message_of(m, side[r].isend);
+    ASSERT_NE(msg, nullptr);
+    EXPECT_EQ(msg->send_done, side[r].isend_complete);
+    EXPECT_EQ(msg->recv_post, side[1 - r].irecv_request);
+    EXPECT_EQ(msg->recv, side[1 - r].irecv);
+  }
+  EXPECT_EQ(m.counts.unmatched_requests, 0u);
+}
+
+TEST(P2PMatching, CancelledSendsAreNotMessages) {
+  TraceBuilder b(2);
+  auto isend = b.call(0, "MPI_Isend", 0, 5);
+  const auto post = b.isend(isend, 1, 0, 8, 9);
+  auto wait = b.call(0, "MPI_Wait", 10, 20);
+  const auto cancelled = b.request_cancelled(wait, 9);
+  const Matching m = match_trace(b.finish());
+  EXPECT_EQ(m.counts.messages, 0u);
+  EXPECT_EQ(m.counts.unmatched_sends, 0u);
+  EXPECT_EQ(m.counts.unmatched_requests, 0u);
+  EXPECT_EQ(m.request_partner[isend.loc][post], cancelled);
+}
+
+TEST(P2PMatching, AMissingRankLeavesItsPeersUnmatched) {
+  // Rank 2's stream is lost: what was sent to it and what its sends would have matched stay
+  // unmatched, and counted.
+  TraceBuilder b(3);
+  auto s = b.call(0, "MPI_Send", 0, 10);
+  b.send(s, 2, 0, 8);
+  auto r = b.call(1, "MPI_Recv", 0, 10);
+  b.recv(r, 2, 0, 8);
+  const Matching m = match_trace(b.finish());
+  EXPECT_EQ(m.counts.messages, 0u);
+  EXPECT_EQ(m.counts.unmatched_sends, 1u);
+  EXPECT_EQ(m.counts.unmatched_receives, 1u);
+}
+
+TEST(P2PMatching, TruncatedRequestsAreCounted) {
+  TraceBuilder b(2);
+  auto isend = b.call(0, "MPI_Isend", 0, 5);
+  const OpRef send = op_ref(isend, b.isend(isend, 1, 0, 8, 1));  // never completed
+  auto wait = b.call(1, "MPI_Wait", 0, 50);
+  b.irecv(wait, 0, 0, 8, 77);  // completion of a request whose post is not in the trace
+  const Matching m = match_trace(b.finish());
+  EXPECT_EQ(m.counts.unmatched_requests, 2u);
+  ASSERT_EQ(m.messages.size(), 1u);  // the data still tells which send it received
+  EXPECT_FALSE(m.messages[0].send_done.valid());
+  EXPECT_EQ(m.messages[0].send, send);
+}
+
+TEST(P2PMatching, AReceiveBeforeItsSendIsAClockViolation) {
+  TraceBuilder b(2);
+  auto s = b.call(0, "MPI_Send", 500, 600);
+  b.send(s, 1, 0, 8);
+  auto r = b.call(1, "MPI_Recv", 100, 400);  // ends before the send began: clocks disagree
+  b.recv(r, 0, 0, 8);
+  EXPECT_EQ(match_trace(b.finish()).counts.clock_violations, 1u);
+}
+
+TEST(P2PMatching, ThreadsOfOneRankSendInTimeOrder) {
+  TraceBuilder b(2, 2);
+  auto late = b.call(0, "MPI_Send", 300, 310, "a.c", 1, /*thread*/ 0);
+  const OpRef late_send = op_ref(late, b.send(late, 1, 0, 8));
+  auto early = b.call(0, "MPI_Send", 100, 110, "a.c", 2, /*thread*/ 1);
+  const OpRef early_send = op_ref(early, b.send(early, 1, 0, 8));
+  auto r1 = b.call(1, "MPI_Recv", 0, 200);
+  const OpRef first_recv = op_ref(r1, b.recv(r1, 0, 0, 8));
+  auto r2 = b.call(1, "MPI_Recv", 250, 400);
+  const OpRef second_recv = op_ref(r2, b.recv(r2, 0, 0, 8));
+  const Matching m = match_trace(b.finish());
+  EXPECT_EQ(message_of(m, early_send)->recv, first_recv);
+  EXPECT_EQ(message_of(m, late_send)->recv, second_recv);
+}
+
+TEST(P2PMatching, OpsWithUnknownPeersAreCountedNotMatched) {
+  TraceBuilder b(2);
+  auto s = b.call(0, "MPI_Send", 0, 10);
+  b.send(s, kNoWorldRank, 0, 8);
+  const Matching m = match_trace(b.finish());
+  EXPECT_EQ(m.counts.invalid_ops, 1u);
+  EXPECT_EQ(m.counts.unmatched_sends, 0u);
+}
+
+}  // namespace
+}  // namespace collwrap
