@@ -31,7 +31,7 @@ Participation rooted(const CommEntry& comm, int root) {
 
 std::uint32_t root_index(const CommEntry& comm, int root) {
   if (comm.inter && root == MPI_ROOT) return kRootSelf;
-  if (comm.inter && root == MPI_PROC_NULL) return kNoRank;
+  if (comm.inter && root == MPI_PROC_NULL) return kUndefinedRank;
   return comm.peer_index(root);
 }
 
@@ -59,7 +59,7 @@ int own_count(const int counts[], const CommEntry& comm) {
 }
 
 CollectiveCall unrooted(CollectiveOp op, const CommEntry* comm, Transfer bytes) {
-  return {op, comm, kNoRank, bytes};
+  return {op, comm, kUndefinedRank, bytes};
 }
 
 }  // namespace

@@ -19,7 +19,8 @@ namespace collwrap::tracer {
 struct CollectiveCall {
   CollectiveOp op = CollectiveOp::Barrier;
   const CommEntry* comm = nullptr;  // nullptr: nothing to record (unknown communicator)
-  std::uint32_t root = kNoRank;     // as records give it; kNoRank for unrooted operations
+  std::uint32_t root =
+      kUndefinedRank;  // as records give it; kUndefinedRank for unrooted operations
   Transfer bytes;
 };
 

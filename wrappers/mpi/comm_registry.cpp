@@ -64,9 +64,9 @@ std::uint32_t CommRegistry::next_counter() noexcept {
   return counter_.fetch_add(1, std::memory_order_relaxed);
 }
 
-std::vector<CommInfo> CommRegistry::snapshot() const {
+std::vector<GroupInfo> CommRegistry::snapshot() const {
   std::shared_lock lock(mutex_);
-  std::vector<CommInfo> comms;
+  std::vector<GroupInfo> comms;
   comms.reserve(entries_.size());
   for (const CommEntry& entry : entries_) {
     std::string name = names_[entry.ref];
@@ -76,7 +76,7 @@ std::vector<CommInfo> CommRegistry::snapshot() const {
                     static_cast<unsigned long long>(entry.key));
       name = buffer;
     }
-    comms.push_back({entry.ref, entry.key, std::move(name), entry.world_ranks});
+    comms.push_back({entry.ref, Paradigm::Mpi, entry.key, std::move(name), entry.world_ranks});
   }
   return comms;
 }

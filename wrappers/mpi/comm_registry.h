@@ -1,5 +1,6 @@
 // CommRegistry: which communicators this process knows, who is in each, and the key that names
-// a communicator identically on all of its members (so the backend can unify definitions).
+// a communicator identically on all of its members (so the recording layer can unify
+// definitions).
 //
 // Records refer to a communicator by its CommRef, the index of its entry here. Entries are never
 // removed: a freed communicator still needs its definition at finalize, and MPI may hand out the
@@ -17,9 +18,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "recorder.h"
+#include "record/recorder.h"
 
 namespace collwrap::tracer {
+
+// In records, an MPI communicator is a group of processes.
+using CommRef = GroupRef;
 
 // What the tracer needs to know about a communicator, asked from MPI once when it is created.
 struct CommFacts {
@@ -45,13 +49,13 @@ struct CommEntry : CommFacts {
   std::uint64_t key = 0;
 
   // The rank records give for a peer passed to MPI as `rank` (on an intercommunicator, MPI
-  // ranks of peers are remote ranks). kNoRank if out of range. Inline: every message record
+  // ranks of peers are remote ranks). kUndefinedRank if out of range. Inline: every message record
   // asks.
   std::uint32_t peer_index(int rank) const noexcept {
-    if (rank < 0) return kNoRank;
+    if (rank < 0) return kUndefinedRank;
     const auto r = static_cast<std::size_t>(rank);
-    if (!inter) return r < world_ranks.size() ? static_cast<std::uint32_t>(r) : kNoRank;
-    return r < remote_index.size() ? remote_index[r] : kNoRank;
+    if (!inter) return r < world_ranks.size() ? static_cast<std::uint32_t>(r) : kUndefinedRank;
+    return r < remote_index.size() ? remote_index[r] : kUndefinedRank;
   }
 };
 
@@ -108,9 +112,9 @@ class CommRegistry {
   // This process's next creation counter, for make_comm_key.
   std::uint32_t next_counter() noexcept;
 
-  // Every communicator ever registered, for the backend's definitions. Unnamed ones are called
-  // "comm 0x<key>".
-  std::vector<CommInfo> snapshot() const;
+  // Every communicator ever registered, for the recording layer's definitions. Unnamed ones are
+  // called "comm 0x<key>".
+  std::vector<GroupInfo> snapshot() const;
 
  private:
   // find() past the thread's cache: the map under the lock; caches a hit under `generation`.

@@ -2,22 +2,36 @@
 
 #include <mpi.h>
 
+#include <memory>
+
 #include "mpi/comms.h"
+#include "mpi/mpi_process_group.h"
 #include "mpi/semantics.h"
-#include "recorder.h"
+#include "record/recorder.h"
 
 namespace collwrap::tracer {
 
-void handle_init(const char* mpi_function, int rc, const int* provided) noexcept {
+namespace {
+
+// The communicators, for the archive's Group and Comm definitions.
+AdapterDefinitions mpi_definitions() {
+  return {semantics().comms.snapshot(), {}};
+}
+
+}  // namespace
+
+void handle_init(const char* mpi_function, int rc, const int* /*provided*/) noexcept {
+  // Every thread level is traced the same way: locations are per thread, OTF2 is locked.
   if (rc != MPI_SUCCESS) return;
   guarded(mpi_function, [] { start_comm_bookkeeping(semantics()); });
-  int level = MPI_THREAD_SINGLE;
-  if (provided) {
-    level = *provided;
-  } else {
-    PMPI_Query_thread(&level);
+  register_definitions_source(mpi_definitions);
+  std::unique_ptr<ProcessGroup> world;
+  try {
+    world = std::make_unique<MpiProcessGroup>(MPI_COMM_WORLD);
+  } catch (...) {
+    // Out of memory: init_leave gets no group and leaves tracing off.
   }
-  init_leave(level);
+  init_leave(std::move(world));
 }
 
 void handle_finalize() noexcept {

@@ -182,7 +182,8 @@ AgreedComm PmpiQueries::describe_new(MPI_Comm comm, std::uint64_t key_proposal) 
   PMPI_Comm_remote_group(comm, &remote.group);
   agreed.facts.world_ranks = world_ranks_of(merged_group.group);
   for (const std::int32_t index : translate(remote.group, merged_group.group)) {
-    agreed.facts.remote_index.push_back(index < 0 ? kNoRank : static_cast<std::uint32_t>(index));
+    agreed.facts.remote_index.push_back(index < 0 ? kUndefinedRank
+                                                  : static_cast<std::uint32_t>(index));
   }
   return agreed;
 }

@@ -24,7 +24,7 @@
 #include <optional>
 #include <utility>
 
-#include "recorder.h"
+#include "record/recorder.h"
 
 namespace collwrap::tracer {
 
@@ -39,7 +39,7 @@ struct TrackedRequest {
   bool active = false;  // false: persistent, not started since its last completion
   RequestId id = 0;     // the current communication's id
   const CommEntry* comm = nullptr;
-  std::uint32_t peer = kNoRank;             // Send: receiver; Collective: root
+  std::uint32_t peer = kUndefinedRank;      // Send: receiver; Collective: root
   std::uint32_t tag = 0;                    // Send
   std::uint64_t bytes = 0;                  // Send: message size; Collective: bytes sent
   std::uint64_t received = 0;               // Collective: bytes received

@@ -19,8 +19,4 @@ void report_internal_error(const char* mpi_function, const char* what) noexcept 
                mpi_function, what);
 }
 
-std::vector<CommInfo> comm_registry_snapshot() {
-  return semantics().comms.snapshot();
-}
-
 }  // namespace collwrap::tracer

@@ -10,7 +10,7 @@
 #include "mpi/mpi_queries.h"
 #include "mpi/request_table.h"
 #include "mpi/type_size_cache.h"
-#include "recorder.h"
+#include "record/recorder.h"
 
 namespace collwrap::tracer {
 

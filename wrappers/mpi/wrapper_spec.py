@@ -104,8 +104,8 @@ def _add(names, semantics):
 
 
 # --- Lifecycle -----------------------------------------------------------------------------------
-# The backend records these regions itself (it opens the archive in init_leave and closes it in
-# finalize_enter), so these wrappers call it directly instead of enter/leave.
+# The recording layer records these regions itself (it opens the archive in init_leave and
+# closes it in finalize_enter), so these wrappers call it directly instead of enter/leave.
 # Fortran's MPI_INIT(IERROR) and MPI_INIT_THREAD(REQUIRED, PROVIDED, IERROR) have no argc/argv.
 _add("MPI_Init", Semantics(body="""
   init_enter(kRegion, __builtin_return_address(0));
@@ -258,7 +258,7 @@ COLLECTIVES = {
 
 # Barriers on MPI_COMM_WORLD are where all ranks can re-measure clock offsets together
 # (COLLWRAP_CLOCKSYNC_INTERVAL; recorder.h's clock_checkpoint).
-_FINALLY = {"Barrier": "if ({comm} == MPI_COMM_WORLD) clock_checkpoint();"}
+_FINALLY = {"Barrier": "if ({comm} == MPI_COMM_WORLD) clock_checkpoint(\"MPI_Barrier\");"}
 
 for _name, (_role, _describe) in COLLECTIVES.items():
     _add("MPI_" + _name, Semantics(

@@ -1,0 +1,96 @@
+#include "record/location_registry.h"
+
+#include "record/diagnostics.h"
+#include "record/location_id.h"
+
+namespace collwrap::tracer {
+namespace {
+
+std::atomic<bool> g_recording{false};
+thread_local ThreadRecorder* tls_recorder = nullptr;
+
+}  // namespace
+
+void set_recording(bool on) noexcept {
+  g_recording.store(on, std::memory_order_release);
+}
+
+void recording_failed(OTF2_ErrorCode status) noexcept {
+  set_recording(false);
+  report_problem_once(
+      "cannot record events (%s: %s); tracing stops for this process, the "
+      "program continues",
+      OTF2_Error_GetName(status), OTF2_Error_GetDescription(status));
+}
+
+ThreadRecorder* thread_recorder() noexcept {
+  if (!g_recording.load(std::memory_order_acquire)) return nullptr;
+  if (ThreadRecorder* recorder = tls_recorder) [[likely]]
+    return recorder;
+  return location_registry().attach_current_thread();
+}
+
+LocationRegistry& location_registry() noexcept {
+  static LocationRegistry registry;
+  return registry;
+}
+
+void LocationRegistry::start(OTF2_Archive* archive, std::uint32_t world_rank) {
+  std::lock_guard lock(mutex_);
+  archive_ = archive;
+  world_rank_ = world_rank;
+  recorders_.clear();
+  states_.clear();
+}
+
+ThreadRecorder* LocationRegistry::attach_current_thread() noexcept {
+  try {
+    std::lock_guard lock(mutex_);
+    if (tls_recorder != nullptr) return tls_recorder;
+    auto thread_index = std::uint32_t(recorders_.size());
+    auto state = std::make_unique<ThreadRecorder::State>();
+    state->thread_index = thread_index;
+    state->writer =
+        OTF2_Archive_GetEvtWriter(archive_, pack_location_id(thread_index, world_rank_));
+    state->attributes = OTF2_AttributeList_New();
+    if (state->writer == nullptr || state->attributes == nullptr) {
+      if (state->attributes) OTF2_AttributeList_Delete(state->attributes);
+      recording_failed(OTF2_ERROR_MEM_ALLOC_FAILED);
+      return nullptr;
+    }
+    auto recorder = std::make_unique<ThreadRecorder>();
+    recorder->state = state.get();
+    states_.push_back(std::move(state));
+    recorders_.push_back(std::move(recorder));
+    tls_recorder = recorders_.back().get();
+    return tls_recorder;
+  } catch (...) {
+    recording_failed(OTF2_ERROR_MEM_ALLOC_FAILED);
+    return nullptr;
+  }
+}
+
+void LocationRegistry::close_all() noexcept {
+  std::lock_guard lock(mutex_);
+  for (auto& state : states_) {
+    if (state->writer == nullptr) continue;
+    OTF2_EvtWriter_GetNumberOfEvents(state->writer, &state->events);
+    OTF2_EvtWriter* writer = state->writer;
+    state->writer = nullptr;
+    if (OTF2_ErrorCode status = OTF2_Archive_CloseEvtWriter(archive_, writer);
+        status != OTF2_SUCCESS) {
+      recording_failed(status);
+    }
+    OTF2_AttributeList_Delete(state->attributes);
+    state->attributes = nullptr;
+  }
+}
+
+std::vector<LocalLocation> LocationRegistry::locations() {
+  std::lock_guard lock(mutex_);
+  std::vector<LocalLocation> result;
+  for (const auto& state : states_) result.push_back({state->thread_index, state->events});
+  return result;
+}
+
+}  // namespace collwrap::tracer
