@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 namespace collwrap::tracer {
 
@@ -32,6 +33,15 @@ struct CallSiteResolver::Session {
 };
 
 namespace {
+
+// A compiler given a relative source path (ccache with CCACHE_BASEDIR, -fdebug-prefix-map)
+// records it relative to the compilation directory; join the two so every call site names
+// its file the same way.
+std::string absolute_source(const char* source, const char* comp_dir) {
+  std::filesystem::path path(source);
+  if (path.is_absolute() || comp_dir == nullptr) return source;
+  return (std::filesystem::path(comp_dir) / path).lexically_normal().string();
+}
 
 std::string demangle(const char* name) {
   if (name == nullptr) return {};
@@ -116,8 +126,12 @@ ResolvedFrame CallSiteResolver::resolve(std::uintptr_t return_address) {
       int line_number = 0;
       if (const char* source =
               dwfl_lineinfo(line, nullptr, &line_number, nullptr, nullptr, nullptr)) {
-        frame.file = source;
+        const char* comp_dir = dwfl_line_comp_dir(line);
+        frame.file = absolute_source(source, comp_dir);
         frame.line = line_number > 0 ? std::uint32_t(line_number) : 0;
+        if (!frame.function_file.empty()) {
+          frame.function_file = absolute_source(frame.function_file.c_str(), comp_dir);
+        }
       }
     }
   }

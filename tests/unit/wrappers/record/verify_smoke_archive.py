@@ -24,7 +24,7 @@ import sys
 
 import otf2
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
                                 "integration", "tracer"))
 from call_sites import CallSites  # noqa: E402
 
