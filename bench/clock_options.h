@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "arguments.h"
-#include "backend/tracer_config.h"
+#include "record/tracer_config.h"
 
 namespace collwrap::bench {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "backend/global_clock.h"
-#include "backend/timer.h"
+#include "clock/global_clock.h"
+#include "record/timer.h"
 #include "clock_options.h"
 #include "coll_methods.h"
 #include "coll_report.h"

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "backend/global_clock.h"
+#include "clock/global_clock.h"
 #include "coll_collectives.h"
 #include "coll_statistics.h"
 #include "coll_window.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/trace_directory.h"
+#include "record/trace_directory.h"
 #include "matrix_exchange.h"
 #include "matrix_options.h"
 #include "matrix_output.h"

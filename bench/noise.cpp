@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "arguments.h"
-#include "backend/global_clock.h"
-#include "backend/timer.h"
+#include "clock/global_clock.h"
+#include "record/timer.h"
 #include "clock_options.h"
 #include "noise_bursts.h"
 #include "noise_file.h"

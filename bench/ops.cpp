@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "backend/global_clock.h"
-#include "backend/timer.h"
+#include "clock/global_clock.h"
+#include "record/timer.h"
 #include "clock_options.h"
 #include "ops_correction.h"
 #include "ops_operations.h"

@@ -1,11 +1,11 @@
 // collwrap-bench timer: MPIPerf's timer self-tests (WaitPatternNull, WaitPatternUp) on the
 // tracer's timer and clock synchronization; the same check as collwrap-timercheck.
-#include "backend/timer.h"
+#include "record/timer.h"
 
 #include <optional>
 #include <string>
 
-#include "backend/timer_check.h"
+#include "clock/timer_check.h"
 #include "clock_options.h"
 #include "output_file.h"
 #include "subcommands.h"

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backend/timer_check.h"
+#include "clock/timer_check.h"
 
 namespace collwrap::bench {
 

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "backend/timer_check_verdict.h"
+#include "clock/timer_check_verdict.h"
 
 namespace collwrap::tracer {
 namespace {
