@@ -10,11 +10,13 @@
 #include <utility>
 #include <vector>
 
+#include "cause_result.h"
+
 namespace collwrap {
 
 // Version of the JSON report layout (share/schema/report.schema.json). Bump the major number
 // when a field changes meaning or disappears, the minor one when fields are added.
-inline constexpr const char* kReportSchemaVersion = "1.2";
+inline constexpr const char* kReportSchemaVersion = "1.3";
 
 struct SourceLocation {
   std::string function;    // MPI function, e.g. "MPI_Irecv"
@@ -205,6 +207,7 @@ struct AnalysisResult {
   std::vector<OperationStats> operations;  // largest total_s first
   std::vector<GrainDistribution> grains;   // by rank, then thread
   std::optional<NoisePrediction> noise;    // with analyzer --noise only
+  std::optional<CauseAnalysis> causes;     // root causes, critical path, POP (cause_result.h)
 };
 
 }  // namespace collwrap

@@ -7,6 +7,7 @@
 #include "analysis_result.h"
 #include "matching.h"
 #include "pattern.h"
+#include "root_causes.h"
 
 namespace collwrap {
 
@@ -14,6 +15,7 @@ struct AnalysisSettings {
   RuleOptions rules;
   std::vector<const Pattern*> patterns;  // which rules to run, catalog order
   std::size_t top_instances = 3;         // worst instances kept per finding
+  CauseOptions causes = {};              // root causes, critical path, POP, what-if
 };
 
 AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pattern.h"
+#include "root_causes.h"
 #include "timeline_writer.h"
 
 namespace collwrap {
@@ -39,6 +40,7 @@ struct CommandLine {
   std::size_t top = 10;                  // --top: findings in the terminal summary
   bool quiet = false;                    // --quiet: no terminal summary
   bool clock_repair = true;              // --no-clock-repair: analyze the times as read
+  CauseOptions causes;                   // --what-if SPEC (repeatable), --no-causes
 };
 
 // `args` excludes the program name. Throws UsageError.

@@ -21,7 +21,8 @@ struct SegmentDescription {
   std::string start_mpi_function;  // "start" for the first segment of a location
 };
 
-// One compute segment type on one location that made others wait.
+// The compute segments that end at one call site on one location and made others wait (their
+// start is that of the first such segment).
 struct RootCause {
   SegmentDescription segment;
   std::int32_t rank = 0;

@@ -4,16 +4,20 @@
 
 #include "critical_path_share.h"
 #include "delay_costs.h"
+#include "flat_map.h"
 #include "pop_efficiency.h"
 #include "result_units.h"
 
 namespace collwrap {
 namespace {
 
-// A compute segment type on one location, with its delay costs.
+// The compute segments of one location that end at the same call site (whatever call started
+// them: the first iteration of a loop starts after another call than the next ones), with
+// their delay costs.
 struct Candidate {
   std::uint32_t loc = 0;
-  std::uint32_t type = 0;
+  std::uint32_t end = 0;   // index into CauseFinder::end_of_type_'s values
+  std::uint32_t type = 0;  // the first segment type seen, to describe them
   std::uint64_t occurrences = 0;
   TimeNs time = 0;
   double short_term = 0, long_term = 0;  // ns
@@ -70,13 +74,21 @@ class CauseFinder {
   }
 
  private:
-  // Total length of each segment type over all locations, and on how many locations it runs.
+  // Segment types grouped by the call site that ends them; the total length of each group over
+  // all locations, and on how many locations it runs.
   void type_totals() {
-    type_time_.assign(types_.types(), 0);
-    type_locations_.assign(types_.types(), 0);
-    std::vector<std::uint32_t> last_loc(types_.types(), kNone);
+    FlatMap<std::uint64_t, U64Hash> index(64);
+    end_of_type_.resize(types_.types());
+    std::uint32_t ends = 0;
+    for (std::uint32_t t = 0; t < types_.types(); ++t) {
+      end_of_type_[t] = index.insert(types_.finish[t], ends);
+      if (end_of_type_[t] == ends) ++ends;
+    }
+    type_time_.assign(ends, 0);
+    type_locations_.assign(ends, 0);
+    std::vector<std::uint32_t> last_loc(ends, kNone);
     for (std::uint32_t g = 0; g < graph_.calls(); ++g) {
-      const std::uint32_t t = types_.type_of_call[g];
+      const std::uint32_t t = end_of_type_[types_.type_of_call[g]];
       type_time_[t] += segment_length(trace_, graph_, recorded_, g);
       if (last_loc[t] != graph_.call_loc[g]) {
         last_loc[t] = graph_.call_loc[g];
@@ -89,22 +101,22 @@ class CauseFinder {
   // estimated_causes of them.
   std::vector<Candidate> collect(const DelayCosts& costs) {
     std::vector<Candidate> all;
-    std::vector<std::uint32_t> slot(types_.types(), kNone);
+    std::vector<std::uint32_t> slot(type_time_.size(), kNone);
     for (std::uint32_t loc = 0; loc < trace_.locations.size(); ++loc) {
       const std::size_t first_candidate = all.size();
       for (std::uint32_t g = graph_.loc_first_call[loc]; g < graph_.loc_first_call[loc + 1]; ++g) {
-        const std::uint32_t t = types_.type_of_call[g];
-        if (slot[t] == kNone) {
-          slot[t] = static_cast<std::uint32_t>(all.size());
-          all.push_back({loc, t, 0, 0, 0, 0});
+        const std::uint32_t t = types_.type_of_call[g], end = end_of_type_[t];
+        if (slot[end] == kNone) {
+          slot[end] = static_cast<std::uint32_t>(all.size());
+          all.push_back({loc, end, t, 0, 0, 0, 0});
         }
-        Candidate& c = all[slot[t]];
+        Candidate& c = all[slot[end]];
         ++c.occurrences;
         c.time += segment_length(trace_, graph_, recorded_, g);
         c.short_term += costs.short_term[g];
         c.long_term += costs.long_term[g];
       }
-      for (std::size_t i = first_candidate; i < all.size(); ++i) slot[all[i].type] = kNone;
+      for (std::size_t i = first_candidate; i < all.size(); ++i) slot[all[i].end] = kNone;
       all.erase(std::remove_if(all.begin() + static_cast<std::ptrdiff_t>(first_candidate),
                                all.end(), [](const Candidate& c) { return c.cost() < 1.0; }),
                 all.end());
@@ -125,16 +137,16 @@ class CauseFinder {
     cause.segment_time_s = seconds(c.time);
     cause.short_term_cost_s = c.short_term * 1e-9;
     cause.long_term_cost_s = c.long_term * 1e-9;
-    const std::uint32_t others = type_locations_[c.type] - 1;
+    const std::uint32_t others = type_locations_[c.end] - 1;
     if (others == 0 || c.time <= 0) return cause;
     const double others_mean =
-        static_cast<double>(type_time_[c.type] - c.time) / static_cast<double>(others);
+        static_cast<double>(type_time_[c.end] - c.time) / static_cast<double>(others);
     cause.others_mean_time_s = others_mean * 1e-9;
     const float factor =
         static_cast<float>(std::min(1.0, others_mean / static_cast<double>(c.time)));
     const TimeNs end = replay_scaled(
         [&](std::uint32_t g) {
-          return graph_.call_loc[g] == c.loc && types_.type_of_call[g] == c.type;
+          return graph_.call_loc[g] == c.loc && end_of_type_[types_.type_of_call[g]] == c.end;
         },
         factor);
     cause.gain_s = seconds(recorded_.end - end);
@@ -189,8 +201,9 @@ class CauseFinder {
   ReplayTimes scratch_;  // the ideal-network and what-if replays
   std::vector<float> scale_;
   std::vector<std::uint32_t> changed_;
-  std::vector<TimeNs> type_time_;
-  std::vector<std::uint32_t> type_locations_;
+  std::vector<std::uint32_t> end_of_type_;     // segment type → its group by ending call site
+  std::vector<TimeNs> type_time_;              // by group
+  std::vector<std::uint32_t> type_locations_;  // by group
 };
 
 }  // namespace

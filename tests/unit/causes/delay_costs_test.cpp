@@ -84,12 +84,27 @@ TEST(RootCauses, RanksTheSlowRanksSegmentWithItsGain) {
   EXPECT_NEAR(c.critical_path.length_s, c.replay_runtime_s, 1e-15);
 }
 
-TEST(RootCauses, ChainReportsTheFirstRankWithoutAGainWhenNoOtherRankRunsItsSegment) {
+TEST(RootCauses, ChainReportsTheFirstRankWithItsLongTermCostAndGain) {
   const TracedRun run(delay_chain());
   const CauseAnalysis c = find_root_causes(run.trace, run.matching, {});
   ASSERT_EQ(c.root_causes.size(), 1u);
   EXPECT_EQ(c.root_causes[0].rank, 0);
+  EXPECT_NEAR(c.root_causes[0].short_term_cost_s, 300e-9, 1e-15);
   EXPECT_NEAR(c.root_causes[0].long_term_cost_s, 310e-9, 1e-15);
+  // Rank 1's segment before the same MPI_Send line is empty: cut to it, rank 0 sends at 10 and
+  // nobody waits; the run ends at 145 instead of 445.
+  ASSERT_TRUE(c.root_causes[0].gain_s);
+  EXPECT_NEAR(*c.root_causes[0].gain_s, 300e-9, 1e-15);
+}
+
+TEST(RootCauses, NoGainEstimateWhenNoOtherRankRunsTheSegment) {
+  TraceBuilder b(2);
+  b.send(b.call(0, "MPI_Send", 400, 410, "t.c", 5), 1, 0, 8);
+  b.recv(b.call(1, "MPI_Recv", 100, 420, "t.c", 6), 0, 0, 8);
+  const TracedRun run(b.finish());
+  const CauseAnalysis c = find_root_causes(run.trace, run.matching, {});
+  ASSERT_EQ(c.root_causes.size(), 1u);
+  EXPECT_EQ(c.root_causes[0].rank, 0);
   EXPECT_FALSE(c.root_causes[0].gain_s);
 }
 
