@@ -61,6 +61,10 @@ void for_each_gate(const Trace& trace, const Matching& matching, const ReplayGra
       }
     }
   }
+  const std::uint32_t init = static_cast<std::uint32_t>(matching.collectives.size());
+  if (graph.member_first.size() > init + 1)
+    for (std::uint32_t m = graph.member_first[init]; m < graph.member_first[init + 1]; ++m)
+      add(graph.member_calls[m], kCollectiveGate | init);
 }
 
 }  // namespace
@@ -89,6 +93,17 @@ ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching) {
           c.nonblocking && m < matching.starts.size() ? matching.starts[m] : matching.members[m];
       graph.member_calls.push_back(call_of(trace, graph, start));
     }
+  }
+  // MPI_Init on every main thread, as one more instance: the ranks start the program at
+  // different times, and the runs they replay start together, when the last one is in MPI_Init.
+  graph.member_first.push_back(static_cast<std::uint32_t>(graph.member_calls.size()));
+  for (std::uint32_t loc = 0; loc < trace.locations.size(); ++loc) {
+    const Location& l = trace.locations[loc];
+    for (std::uint32_t i = 0; l.thread == 0 && i < l.calls(); ++i)
+      if (trace.regions[l.call_region[i]].cls == RegionClass::Init) {
+        graph.member_calls.push_back(graph.global(loc, i));
+        break;
+      }
   }
   graph.member_first.push_back(static_cast<std::uint32_t>(graph.member_calls.size()));
 

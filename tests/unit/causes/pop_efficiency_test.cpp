@@ -54,5 +54,19 @@ TEST(Pop, ChainIsSerializedNotSlowedByTheNetwork) {
   EXPECT_NEAR(p.transfer_efficiency, 1.0, 1e-12);
 }
 
+TEST(Pop, LaunchSpreadBeforeMpiInitIsNotSerialization) {
+  // Rank 1 starts 40 later; both leave MPI_Init at 50 and compute 100.
+  TraceBuilder b(2);
+  for (int r = 0; r < 2; ++r) {
+    b.call(r, "MPI_Init", r == 0 ? 0 : 40, 50, "l.c", 1);
+    b.collective(b.call(r, "MPI_Allreduce", 150, 160, "l.c", 2), CollOp::Allreduce);
+    b.call(r, "MPI_Finalize", 160, 170, "l.c", 3);
+  }
+  const TracedRun run(b.finish());
+  const PopEfficiencies p = pop_of(run);
+  EXPECT_DOUBLE_EQ(p.serialization_efficiency, 1.0);
+  EXPECT_DOUBLE_EQ(p.transfer_efficiency, 100.0 / 110.0);
+}
+
 }  // namespace
 }  // namespace collwrap::testing
