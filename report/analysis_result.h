@@ -12,12 +12,13 @@
 #include <vector>
 
 #include "finding.h"
+#include "cause_result.h"
 
 namespace collwrap {
 
 // Version of the JSON report layout (share/schema/report.schema.json). Bump the major number
 // when a field changes meaning or disappears, the minor one when fields are added.
-inline constexpr const char* kReportSchemaVersion = "1.2";
+inline constexpr const char* kReportSchemaVersion = "1.3";
 
 struct RankSummary {
   std::int32_t rank = 0;
@@ -165,6 +166,7 @@ struct AnalysisResult {
   std::vector<OperationStats> operations;  // largest total_s first
   std::vector<GrainDistribution> grains;   // by rank, then thread
   std::optional<NoisePrediction> noise;    // with analyzer --noise only
+  std::optional<CauseAnalysis> causes;     // root causes, critical path, POP (cause_result.h)
 };
 
 }  // namespace collwrap

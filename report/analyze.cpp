@@ -26,6 +26,7 @@ AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
   result.communication = communication_matrix(trace, matching);
   result.operations = operation_stats(trace);
   result.grains = compute_grains(trace);
+  if (settings.causes.enabled) result.causes = find_root_causes(trace, matching, settings.causes);
   return result;
 }
 

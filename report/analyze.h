@@ -7,10 +7,14 @@
 #include "analysis_result.h"
 #include "findings.h"
 #include "matching.h"
+#include "root_causes.h"
 
 namespace collwrap {
 
-using AnalysisSettings = FindingSettings;
+// What the rules look for, plus the root-cause analysis (critical path, POP, what-if).
+struct AnalysisSettings : FindingSettings {
+  CauseOptions causes = {};
+};
 
 AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
                              const AnalysisSettings& settings);

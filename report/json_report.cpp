@@ -1,5 +1,7 @@
 #include "json_report.h"
 
+#include "cause_json.h"
+
 namespace collwrap {
 namespace {
 
@@ -202,6 +204,7 @@ nlohmann::ordered_json report_json(const AnalysisResult& result) {
                  {"operations", operations_json(result.operations)},
                  {"grains", grains_json(result.grains)}};
   if (result.noise) report["noise"] = noise_json(*result.noise);
+  if (result.causes) add_cause_json(*result.causes, report);
   return report;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "catalog.h"
+#include "cause_summary.h"
 #include "text_format.h"
 
 namespace collwrap {
@@ -220,11 +221,14 @@ void write_data_quality(const AnalysisResult& r, std::ostream& out) {
 
 void write_terminal_summary(const AnalysisResult& result, const TerminalOptions& options,
                             std::ostream& out) {
+  const PathShown path = [&](const std::string& f) { return shown_path(f, options.base_dir); };
   write_header(result, out);
+  if (result.causes) write_lines_to_change(*result.causes, options.top, path, out);
   write_findings(result, options, out);
   write_pattern_totals(result, out);
   write_rank_times(result, out);
   write_operation_times(result, options, out);
+  if (result.causes) write_efficiencies(*result.causes, options.top, path, out);
   write_machine_noise(result, out);
   write_data_quality(result, out);
 }

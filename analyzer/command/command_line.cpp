@@ -142,6 +142,10 @@ CommandLine parse_command_line(std::span<const std::string_view> args) {
       cl.clock_repair = false;
       continue;
     }
+    if (arg == "--no-causes") {
+      cl.causes.enabled = false;
+      continue;
+    }
     // Options with a value: --name VALUE or --name=VALUE.
     const std::size_t eq = arg.find('=');
     const std::string_view name = arg.substr(0, eq);
@@ -169,6 +173,13 @@ CommandLine parse_command_line(std::span<const std::string_view> args) {
       cl.rules.min_wait = parse_seconds(name, take_value());
     } else if (name == "--sendrecv-window") {
       cl.rules.sendrecv_window = parse_seconds(name, take_value());
+    } else if (name == "--what-if") {
+      try {
+        cl.causes.what_ifs.push_back(parse_what_if(take_value()));
+      } catch (const std::invalid_argument& e) {
+        throw UsageError("--what-if: " + std::string(e.what()) +
+                         "; write e.g. --what-if 'rank=3,segment=solver.c:120,scale=0.5'");
+      }
     } else if (name == "--top") {
       cl.top = static_cast<std::size_t>(parse_count(name, take_value()));
     } else {
@@ -229,6 +240,12 @@ std::string usage_text() {
       seconds_text(defaults.sendrecv_window) +
       ")\n"
       "  --top N                    findings listed in the summary (default: 10)\n"
+      "  --what-if SPEC             estimate the run time if a compute segment were shorter:\n"
+      "                             SPEC is rank=R|all,segment=FILE:LINE,scale=F (FILE:LINE\n"
+      "                             of the MPI call that ends the segment, F >= 0 times its\n"
+      "                             recorded length; default rank all, scale 0); repeatable\n"
+      "  --no-causes                skip the root causes, critical path, POP efficiencies\n"
+      "                             and gain estimates (default: computed)\n"
       "  --no-clock-repair          analyze the times as recorded (offsets applied) without\n"
       "                             repairing clock-condition violations (default: repair\n"
       "                             them with the controlled logical clock)\n"

@@ -12,6 +12,7 @@
 
 #include "pattern.h"
 #include "report_writers.h"
+#include "root_causes.h"
 
 namespace collwrap {
 
@@ -36,6 +37,7 @@ struct CommandLine {
   std::size_t top = 10;      // --top: findings in the terminal summary
   bool quiet = false;        // --quiet: no terminal summary
   bool clock_repair = true;  // --no-clock-repair: analyze the times as read
+  CauseOptions causes;       // --what-if SPEC (repeatable), --no-causes
 
   // The FILE given to a report option ("--sarif"), if any.
   std::optional<std::string> report_path(std::string_view option) const;

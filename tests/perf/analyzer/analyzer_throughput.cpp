@@ -1,5 +1,7 @@
-// Measures the analyzer's Read and Match steps on an archive (e.g. one from
-// analyzer-bench-generate) against a bare OTF2 read pass of the same archive.
+// Measures the analyzer's Read and Match steps, and the root-cause analysis (replay, delay
+// costs, critical path, ideal-network replay for the POP efficiencies and one what-if replay
+// per estimated cause), on an archive (e.g. one from analyzer-bench-generate) against a bare
+// OTF2 read pass of the same archive.
 //
 //   analyzer-bench ARCHIVE [--threads N] [--repeat K]
 //
@@ -22,6 +24,7 @@
 #include "matching.h"
 #include "otf2_locking.h"
 #include "parallel_for.h"
+#include "root_causes.h"
 #include "trace_reader.h"
 
 namespace {
@@ -208,6 +211,10 @@ int main(int argc, char** argv) {
   Matching matching;
   match_runs.push_back(measure([&] { matching = match_trace(trace); }));
   const long rss_after_match = max_rss_kib();
+  CauseAnalysis causes;
+  std::vector<Cost> cause_runs;
+  cause_runs.push_back(measure([&] { causes = find_root_causes(trace, matching, {}); }));
+  const long rss_after_causes = max_rss_kib();
   // Runs interleaved, so that other load on the machine weighs on all three alike.
   const unsigned used = worker_count(threads, trace.locations.size());
   std::uint64_t bare_events = 0;
@@ -216,11 +223,13 @@ int main(int argc, char** argv) {
     if (k == 0) continue;
     read_runs.push_back(measure([&] { trace = read_trace(anchor, {.threads = threads}); }));
     match_runs.push_back(measure([&] { matching = match_trace(trace); }));
+    cause_runs.push_back(measure([&] { causes = find_root_causes(trace, matching, {}); }));
   }
 
   const Cost read = best(read_runs), match = best(match_runs), bare = best(bare_runs);
+  const Cost cause = best(cause_runs);
   const double events = static_cast<double>(trace.event_count);
-  const double analyzer_cpu = read.cpu_s + match.cpu_s;
+  const double analyzer_cpu = read.cpu_s + match.cpu_s + cause.cpu_s;
   std::printf("archive            %s\n", anchor.c_str());
   std::printf("events             %llu over %zu locations (bare pass: %llu), %u threads\n",
               static_cast<unsigned long long>(trace.event_count), trace.locations.size(),
@@ -237,15 +246,24 @@ int main(int argc, char** argv) {
   row("bare OTF2 pass", bare);
   row("read_trace", read);
   row("match_trace", match);
-  row("read + match", {read.wall_s + match.wall_s, analyzer_cpu});
-  std::printf("ratio to bare      read %.2fx, read + match %.2fx (wall); %.2fx (cpu)\n",
-              read.wall_s / bare.wall_s, (read.wall_s + match.wall_s) / bare.wall_s,
-              analyzer_cpu / bare.cpu_s);
+  row("root causes", cause);
+  row("read+match+causes", {read.wall_s + match.wall_s + cause.wall_s, analyzer_cpu});
+  std::printf("root causes        %zu estimated, %llu waits, residual %.3g s of %.3g s\n",
+              causes.root_causes.size(), static_cast<unsigned long long>(causes.delay.waits),
+              causes.delay.residual_s, causes.delay.total_wait_s);
+  std::printf(
+      "ratio to bare      read %.2fx, read + match %.2fx, with causes %.2fx (wall); "
+      "%.2fx (cpu)\n",
+      read.wall_s / bare.wall_s, (read.wall_s + match.wall_s) / bare.wall_s,
+      (read.wall_s + match.wall_s + cause.wall_s) / bare.wall_s, analyzer_cpu / bare.cpu_s);
   std::printf("memory per event   model %.1f B, matching %.1f B (vector capacities)\n",
               static_cast<double>(model_bytes(trace)) / events,
               static_cast<double>(matching_bytes(matching)) / events);
-  std::printf("peak RSS growth    read %.1f B/event, read + match %.1f B/event\n",
-              1024.0 * static_cast<double>(rss_after_read - rss_before) / events,
-              1024.0 * static_cast<double>(rss_after_match - rss_before) / events);
+  std::printf(
+      "peak RSS growth    read %.1f B/event, read + match %.1f B/event, "
+      "with causes %.1f B/event\n",
+      1024.0 * static_cast<double>(rss_after_read - rss_before) / events,
+      1024.0 * static_cast<double>(rss_after_match - rss_before) / events,
+      1024.0 * static_cast<double>(rss_after_causes - rss_before) / events);
   return 0;
 }

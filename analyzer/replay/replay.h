@@ -1,0 +1,48 @@
+// Forward replay: recomputes every call's Enter and Leave from the compute segments and the
+// dependencies of the matched trace (replay_graph.h).
+//
+// Each location runs its calls in order. A call is entered when the compute segment before it
+// is over (its recorded length, times a factor for what-if questions). It is left when its
+// gates are open (the latest Enter it depends on) plus its own cost. That cost is, as recorded,
+// what the call took beyond its latest dependency (the transfer and the library's work), and 0
+// on an ideal network: there every message and collective takes no time, as in the POP
+// definition of transfer efficiency (OTF-CPT replays the same way).
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "replay_graph.h"
+
+namespace collwrap {
+
+enum class NetworkModel : std::uint8_t { AsRecorded, Ideal };
+
+struct ReplayOptions {
+  NetworkModel network = NetworkModel::AsRecorded;
+  // Factor on the compute segment before each global call; empty: every factor is 1.
+  std::span<const float> segment_scale;
+};
+
+struct ReplayTimes {
+  std::vector<TimeNs> enter;  // by global call id
+  std::vector<TimeNs> leave;
+  // The call whose Enter a call waited for, or kNone when it did not wait.
+  std::vector<std::uint32_t> waited_for;
+  TimeNs end = 0;                  // latest Leave
+  std::uint64_t broken_gates = 0;  // dependencies ignored to resolve a cycle (damaged traces)
+
+  // Time call g spent waiting for another location.
+  TimeNs wait(std::uint32_t g) const {
+    return waited_for[g] == kNone ? 0 : enter[waited_for[g]] - enter[g];
+  }
+};
+
+ReplayTimes replay_trace(const Trace& trace, const ReplayGraph& graph,
+                         const ReplayOptions& options = {});
+
+// Same as replay_trace, reusing the buffers of `times` (what-if questions replay many times).
+void replay_into(const Trace& trace, const ReplayGraph& graph, const ReplayOptions& options,
+                 ReplayTimes& times);
+
+}  // namespace collwrap

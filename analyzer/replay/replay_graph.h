@@ -1,0 +1,68 @@
+// Which calls must wait for which: the dependencies of a matched trace, flat, for the replay.
+//
+// Every MPI call of the trace gets a global id (its location's first id + its index there).
+// A call's "gates" are what it cannot leave before: the Enter of another call (the send of a
+// message it receives; the receive posting of a synchronous send it completes; the root's call
+// of a one-to-all collective) or the last Enter among the members of a collective instance
+// (barriers, all-to-all collectives, the root of all-to-one ones). Scan and Exscan are treated
+// like all-to-all; communicator creation has no gate. Standard-mode sends are taken as eager.
+// MPI_Init is a gate too (the last instance): the replayed ranks start together, so that the
+// spread of their launch times does not count as waiting in MPI.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "matching.h"
+#include "trace_model.h"
+
+namespace collwrap {
+
+// A gate is a global call id, or kCollectiveGate | instance id.
+inline constexpr std::uint32_t kCollectiveGate = 0x80000000u;
+
+struct ReplayGraph {
+  std::vector<std::uint32_t> loc_first_call;  // locations + 1 entries
+  std::vector<std::uint32_t> call_loc;        // global call id → location
+
+  // Gates of call g: gates[gate_first[g] .. gate_first[g + 1]).
+  std::vector<std::uint32_t> gate_first;
+  std::vector<std::uint32_t> gates;
+
+  // Members of collective instance i whose Enter counts (for nonblocking collectives the
+  // posting call): member_calls[member_first[i] .. member_first[i + 1]).
+  std::vector<std::uint32_t> member_first;
+  std::vector<std::uint32_t> member_calls;
+
+  std::size_t calls() const { return call_loc.size(); }
+  std::uint32_t global(std::uint32_t loc, std::uint32_t call) const {
+    return loc_first_call[loc] + call;
+  }
+  std::uint32_t local(std::uint32_t g) const { return g - loc_first_call[call_loc[g]]; }
+  std::span<const std::uint32_t> gates_of(std::uint32_t g) const {
+    return {gates.data() + gate_first[g], gates.data() + gate_first[g + 1]};
+  }
+};
+
+ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching);
+
+// Recorded Enter / Leave of a global call.
+inline TimeNs recorded_enter(const Trace& t, const ReplayGraph& g, std::uint32_t call) {
+  return t.locations[g.call_loc[call]].call_enter[g.local(call)];
+}
+inline TimeNs recorded_leave(const Trace& t, const ReplayGraph& g, std::uint32_t call) {
+  return t.locations[g.call_loc[call]].call_leave[g.local(call)];
+}
+
+// Length of the compute segment that ends at the Enter of `call`: from the Leave of the
+// previous call on its location (or the start of the trace) to that Enter, at least 0.
+inline TimeNs recorded_segment(const Trace& t, const ReplayGraph& g, std::uint32_t call) {
+  const std::uint32_t loc = g.call_loc[call];
+  const std::uint32_t i = call - g.loc_first_call[loc];
+  const Location& l = t.locations[loc];
+  const TimeNs start = i == 0 ? t.begin : l.call_leave[i - 1];
+  return l.call_enter[i] > start ? l.call_enter[i] - start : 0;
+}
+
+}  // namespace collwrap

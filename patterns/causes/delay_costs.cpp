@@ -1,0 +1,156 @@
+#include "delay_costs.h"
+
+#include <algorithm>
+
+namespace collwrap {
+namespace {
+
+bool communicates_with(const Location& l, std::uint32_t call, std::int32_t rank) {
+  for (std::uint32_t op = l.call_first_op[call]; op < l.call_first_op[call + 1]; ++op) {
+    switch (l.op_kind[op]) {
+      case OpKind::Send:
+      case OpKind::Isend:
+      case OpKind::Recv:
+      case OpKind::Irecv:
+        if (l.op_peer[op] == rank) return true;
+        break;
+      case OpKind::CollectiveEnd:
+      case OpKind::NbcRequest:
+      case OpKind::NbcComplete:
+        return true;
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
+class DelayAnalysis {
+ public:
+  DelayAnalysis(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types,
+                const ReplayTimes& times, const DelayOptions& options)
+      : trace_(trace), graph_(graph), types_(types), times_(times), options_(options) {
+    costs_.short_term.assign(graph.calls(), 0);
+    costs_.long_term.assign(graph.calls(), 0);
+    propagated_.assign(graph.calls(), 0);
+    excess_.assign(types.types(), 0);
+    delayer_time_.assign(types.types(), 0);
+    seen_.assign(types.types(), 0);
+  }
+
+  DelayCosts run() {
+    std::vector<std::uint32_t> waits;
+    for (std::uint32_t g = 0; g < graph_.calls(); ++g)
+      if (times_.wait(g) > 0) waits.push_back(g);
+    std::sort(waits.begin(), waits.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return times_.leave[a] != times_.leave[b] ? times_.leave[a] > times_.leave[b] : a > b;
+    });
+    for (const std::uint32_t w : waits) attribute(w);
+    costs_.waits = waits.size();
+    return std::move(costs_);
+  }
+
+ private:
+  TimeNs segment(std::uint32_t g) const {
+    const bool first = g == graph_.loc_first_call[graph_.call_loc[g]];
+    return times_.enter[g] - (first ? trace_.begin : times_.leave[g - 1]);
+  }
+
+  // First global call of the synchronization interval that ends at call g, towards `rank`.
+  std::uint32_t interval_begin(std::uint32_t g, std::int32_t rank) const {
+    const std::uint32_t loc = graph_.call_loc[g];
+    const std::uint32_t first = graph_.loc_first_call[loc];
+    const Location& l = trace_.locations[loc];
+    std::uint32_t limit =
+        g - first > options_.max_interval_calls ? g - options_.max_interval_calls : first;
+    for (std::uint32_t c = g; c > limit; --c)
+      if (communicates_with(l, c - 1 - first, rank)) return c;
+    return limit;
+  }
+
+  void attribute(std::uint32_t w) {
+    const std::uint32_t s = times_.waited_for[w];
+    const double direct = static_cast<double>(times_.wait(w));
+    const double propagated = propagated_[w];
+    costs_.total_wait += direct;
+    const Location& waiter = trace_.locations[graph_.call_loc[w]];
+    const Location& delayer = trace_.locations[graph_.call_loc[s]];
+    if (graph_.call_loc[w] == graph_.call_loc[s]) {
+      costs_.residual += direct + propagated;
+      return;
+    }
+    const std::uint32_t d0 = interval_begin(s, waiter.rank);
+    const std::uint32_t w0 = interval_begin(w, delayer.rank);
+
+    TimeNs delayer_wait = 0, waiter_wait = 0;
+    for (std::uint32_t d = d0; d <= s; ++d) {
+      add_excess(d, segment(d));
+      delayer_time_[types_.type_of_call[d]] += segment(d);
+      if (d < s) delayer_wait += times_.wait(d);
+    }
+    for (std::uint32_t v = w0; v <= w; ++v) {
+      add_excess(v, -segment(v));
+      if (v < w) waiter_wait += times_.wait(v);
+    }
+    double total_excess = 0;
+    for (const std::uint32_t t : touched_)
+      total_excess += static_cast<double>(std::max<TimeNs>(0, excess_[t]));
+    const double wait_excess = static_cast<double>(std::max<TimeNs>(0, delayer_wait - waiter_wait));
+    total_excess += wait_excess;
+
+    if (total_excess <= 0) {
+      costs_.residual += direct + propagated;
+    } else {
+      for (std::uint32_t d = d0; d <= s; ++d) {
+        const std::uint32_t t = types_.type_of_call[d];
+        if (excess_[t] <= 0 || delayer_time_[t] <= 0) continue;
+        const double share = static_cast<double>(excess_[t]) / total_excess *
+                             static_cast<double>(segment(d)) /
+                             static_cast<double>(delayer_time_[t]);
+        costs_.short_term[d] += direct * share;
+        costs_.long_term[d] += propagated * share;
+      }
+      if (wait_excess > 0) {
+        const double passed_on = (direct + propagated) * wait_excess / total_excess;
+        for (std::uint32_t d = d0; d < s; ++d)
+          if (const TimeNs waited = times_.wait(d); waited > 0)
+            propagated_[d] +=
+                passed_on * static_cast<double>(waited) / static_cast<double>(delayer_wait);
+      }
+    }
+    for (const std::uint32_t t : touched_) excess_[t] = delayer_time_[t] = 0;
+    touched_.clear();
+    ++epoch_;
+  }
+
+  void add_excess(std::uint32_t g, TimeNs time) {
+    const std::uint32_t t = types_.type_of_call[g];
+    if (seen_[t] != epoch_) {
+      seen_[t] = epoch_;
+      touched_.push_back(t);
+    }
+    excess_[t] += time;
+  }
+
+  const Trace& trace_;
+  const ReplayGraph& graph_;
+  const SegmentTypes& types_;
+  const ReplayTimes& times_;
+  const DelayOptions& options_;
+  DelayCosts costs_;
+  std::vector<double> propagated_;      // by global call: waiting passed on to it, in ns
+  std::vector<TimeNs> excess_;          // by segment type, for the interval at hand
+  std::vector<TimeNs> delayer_time_;    // by segment type: the delayer's time in the interval
+  std::vector<std::uint32_t> touched_;  // segment types to reset
+  std::vector<std::uint32_t> seen_;     // by segment type: epoch_ when in touched_
+  std::uint32_t epoch_ = 1;
+};
+
+}  // namespace
+
+DelayCosts delay_costs(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types,
+                       const ReplayTimes& times, const DelayOptions& options) {
+  return DelayAnalysis(trace, graph, types, times, options).run();
+}
+
+}  // namespace collwrap

@@ -1,0 +1,216 @@
+#include "root_causes.h"
+
+#include <algorithm>
+
+#include "critical_path_share.h"
+#include "delay_costs.h"
+#include "flat_map.h"
+#include "pop_efficiency.h"
+#include "result_units.h"
+
+namespace collwrap {
+namespace {
+
+// The compute segments of one location that end at the same call site (whatever call started
+// them: the first iteration of a loop starts after another call than the next ones), with
+// their delay costs.
+struct Candidate {
+  std::uint32_t loc = 0;
+  std::uint32_t end = 0;   // index into CauseFinder::end_of_type_'s values
+  std::uint32_t type = 0;  // the first segment type seen, to describe them
+  std::uint64_t occurrences = 0;
+  TimeNs time = 0;
+  double short_term = 0, long_term = 0;  // ns
+  double cost() const { return short_term + long_term; }
+};
+
+TimeNs segment_length(const Trace& trace, const ReplayGraph& graph, const ReplayTimes& times,
+                      std::uint32_t g) {
+  const bool first = g == graph.loc_first_call[graph.call_loc[g]];
+  return times.enter[g] - (first ? trace.begin : times.leave[g - 1]);
+}
+
+class CauseFinder {
+ public:
+  CauseFinder(const Trace& trace, const Matching& matching, const CauseOptions& options)
+      : trace_(trace),
+        options_(options),
+        graph_(build_replay_graph(trace, matching)),
+        types_(segment_types(trace, graph_)),
+        recorded_(replay_trace(trace, graph_)) {}
+
+  CauseAnalysis run() {
+    CauseAnalysis result;
+    result.replay_runtime_s = seconds(recorded_.end - trace_.begin);
+    result.broken_dependencies = recorded_.broken_gates;
+
+    const DelayCosts costs = delay_costs(trace_, graph_, types_, recorded_);
+    result.delay.waits = costs.waits;
+    result.delay.total_wait_s = seconds(static_cast<TimeNs>(costs.total_wait));
+    result.delay.residual_s = costs.residual * 1e-9;
+    result.delay.attributed_s = (costs.total_wait - costs.residual) * 1e-9;
+
+    const CriticalPath path = critical_path(trace_, graph_, recorded_);
+    result.critical_path =
+        summarize_critical_path(trace_, graph_, types_, recorded_, path, options_.top_segments);
+
+    ReplayTimes& ideal = scratch_;
+    replay_into(trace_, graph_, {NetworkModel::Ideal, {}}, ideal);
+    result.pop = pop_efficiencies(trace_, graph_, recorded_, ideal);
+
+    type_totals();
+    std::vector<Candidate> candidates = collect(costs);
+    scale_.assign(graph_.calls(), 1.0f);
+    for (const Candidate& c : candidates) result.root_causes.push_back(estimate(c));
+    std::stable_sort(result.root_causes.begin(), result.root_causes.end(),
+                     [](const RootCause& a, const RootCause& b) {
+                       const double ga = a.gain_s.value_or(-1), gb = b.gain_s.value_or(-1);
+                       if (ga != gb) return ga > gb;
+                       return a.short_term_cost_s + a.long_term_cost_s >
+                              b.short_term_cost_s + b.long_term_cost_s;
+                     });
+    for (const WhatIfSpec& spec : options_.what_ifs) result.what_ifs.push_back(answer(spec));
+    return result;
+  }
+
+ private:
+  // Segment types grouped by the call site that ends them; the total length of each group over
+  // all locations, and on how many locations it runs.
+  void type_totals() {
+    FlatMap<std::uint64_t, U64Hash> index(64);
+    end_of_type_.resize(types_.types());
+    std::uint32_t ends = 0;
+    for (std::uint32_t t = 0; t < types_.types(); ++t) {
+      end_of_type_[t] = index.insert(types_.finish[t], ends);
+      if (end_of_type_[t] == ends) ++ends;
+    }
+    type_time_.assign(ends, 0);
+    type_locations_.assign(ends, 0);
+    std::vector<std::uint32_t> last_loc(ends, kNone);
+    for (std::uint32_t g = 0; g < graph_.calls(); ++g) {
+      const std::uint32_t t = end_of_type_[types_.type_of_call[g]];
+      type_time_[t] += segment_length(trace_, graph_, recorded_, g);
+      if (last_loc[t] != graph_.call_loc[g]) {
+        last_loc[t] = graph_.call_loc[g];
+        ++type_locations_[t];
+      }
+    }
+  }
+
+  // Segment types per location with a delay cost, largest cost first, the first
+  // estimated_causes of them.
+  std::vector<Candidate> collect(const DelayCosts& costs) {
+    std::vector<Candidate> all;
+    std::vector<std::uint32_t> slot(type_time_.size(), kNone);
+    for (std::uint32_t loc = 0; loc < trace_.locations.size(); ++loc) {
+      const std::size_t first_candidate = all.size();
+      for (std::uint32_t g = graph_.loc_first_call[loc]; g < graph_.loc_first_call[loc + 1]; ++g) {
+        const std::uint32_t t = types_.type_of_call[g], end = end_of_type_[t];
+        if (slot[end] == kNone) {
+          slot[end] = static_cast<std::uint32_t>(all.size());
+          all.push_back({loc, end, t, 0, 0, 0, 0});
+        }
+        Candidate& c = all[slot[end]];
+        ++c.occurrences;
+        c.time += segment_length(trace_, graph_, recorded_, g);
+        c.short_term += costs.short_term[g];
+        c.long_term += costs.long_term[g];
+      }
+      for (std::size_t i = first_candidate; i < all.size(); ++i) slot[all[i].end] = kNone;
+      all.erase(std::remove_if(all.begin() + static_cast<std::ptrdiff_t>(first_candidate),
+                               all.end(), [](const Candidate& c) { return c.cost() < 1.0; }),
+                all.end());
+    }
+    std::sort(all.begin(), all.end(),
+              [](const Candidate& a, const Candidate& b) { return a.cost() > b.cost(); });
+    if (all.size() > options_.estimated_causes) all.resize(options_.estimated_causes);
+    return all;
+  }
+
+  RootCause estimate(const Candidate& c) {
+    const Location& l = trace_.locations[c.loc];
+    RootCause cause;
+    cause.segment = describe_segment(trace_, types_, c.type);
+    cause.rank = l.rank;
+    cause.thread = l.thread;
+    cause.occurrences = c.occurrences;
+    cause.segment_time_s = seconds(c.time);
+    cause.short_term_cost_s = c.short_term * 1e-9;
+    cause.long_term_cost_s = c.long_term * 1e-9;
+    const std::uint32_t others = type_locations_[c.end] - 1;
+    if (others == 0 || c.time <= 0) return cause;
+    const double others_mean =
+        static_cast<double>(type_time_[c.end] - c.time) / static_cast<double>(others);
+    cause.others_mean_time_s = others_mean * 1e-9;
+    const float factor =
+        static_cast<float>(std::min(1.0, others_mean / static_cast<double>(c.time)));
+    const TimeNs end = replay_scaled(
+        [&](std::uint32_t g) {
+          return graph_.call_loc[g] == c.loc && end_of_type_[types_.type_of_call[g]] == c.end;
+        },
+        factor);
+    cause.gain_s = seconds(recorded_.end - end);
+    cause.gain_percent =
+        100.0 * *cause.gain_s / std::max(1e-12, seconds(recorded_.end - trace_.begin));
+    return cause;
+  }
+
+  WhatIfResult answer(const WhatIfSpec& spec) {
+    WhatIfResult r;
+    r.spec = spec.text;
+    r.rank = spec.rank;
+    r.file = spec.file;
+    r.line = spec.line;
+    r.scale = spec.scale;
+    const TimeNs end = replay_scaled(
+        [&](std::uint32_t g) {
+          const Location& l = trace_.locations[graph_.call_loc[g]];
+          if (spec.rank >= 0 && l.rank != spec.rank) return false;
+          const std::uint32_t site = l.call_callsite[graph_.local(g)];
+          const bool hit =
+              site != kNone && site_matches(trace_.callsites[site], spec.file, spec.line);
+          r.segments_changed += hit;
+          return hit;
+        },
+        static_cast<float>(spec.scale));
+    r.runtime_s = seconds(end - trace_.begin);
+    r.gain_s = seconds(recorded_.end - end);
+    r.gain_percent = 100.0 * r.gain_s / std::max(1e-12, seconds(recorded_.end - trace_.begin));
+    return r;
+  }
+
+  // End of a replay with the segments ending at the selected calls scaled by `factor`.
+  template <typename Selected>
+  TimeNs replay_scaled(Selected&& selected, float factor) {
+    changed_.clear();
+    for (std::uint32_t g = 0; g < graph_.calls(); ++g)
+      if (selected(g)) {
+        scale_[g] = factor;
+        changed_.push_back(g);
+      }
+    replay_into(trace_, graph_, {NetworkModel::AsRecorded, scale_}, scratch_);
+    for (const std::uint32_t g : changed_) scale_[g] = 1.0f;
+    return scratch_.end;
+  }
+
+  const Trace& trace_;
+  const CauseOptions& options_;
+  const ReplayGraph graph_;
+  const SegmentTypes types_;
+  const ReplayTimes recorded_;
+  ReplayTimes scratch_;  // the ideal-network and what-if replays
+  std::vector<float> scale_;
+  std::vector<std::uint32_t> changed_;
+  std::vector<std::uint32_t> end_of_type_;     // segment type → its group by ending call site
+  std::vector<TimeNs> type_time_;              // by group
+  std::vector<std::uint32_t> type_locations_;  // by group
+};
+
+}  // namespace
+
+CauseAnalysis find_root_causes(const Trace& trace, const Matching& matching,
+                               const CauseOptions& options) {
+  return CauseFinder(trace, matching, options).run();
+}
+
+}  // namespace collwrap

@@ -1,0 +1,25 @@
+// From a matched trace to the root causes of its waiting, the critical path, the POP
+// efficiencies and the gain of fixing each cause: replay (analyzer/replay), delay costs,
+// critical path, ideal-network replay, then one what-if replay per estimated cause and per
+// question asked.
+#pragma once
+
+#include <vector>
+
+#include "cause_result.h"
+#include "matching.h"
+#include "what_if.h"
+
+namespace collwrap {
+
+struct CauseOptions {
+  bool enabled = true;
+  std::size_t estimated_causes = 20;  // root causes whose gain is estimated by a replay
+  std::size_t top_segments = 10;      // critical-path segments and call sites listed
+  std::vector<WhatIfSpec> what_ifs;
+};
+
+CauseAnalysis find_root_causes(const Trace& trace, const Matching& matching,
+                               const CauseOptions& options);
+
+}  // namespace collwrap

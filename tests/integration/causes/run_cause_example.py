@@ -1,0 +1,96 @@
+#!/usr/bin/python3
+"""Traces one root-cause or POP example with mpirun and libcollwrap.so, analyzes the trace,
+validates the report against the schema, and checks what the example's source announces.
+
+    MPI_Send(...); /* @cause rank=0 short=1.0 long=2.0 gain=1.0 */
+the top root cause (the first line to change) must be the compute segment that ends at this
+line on that rank, with short- and long-term costs and the estimated gain near the given
+seconds (the same bounds as the pattern examples: the machine is loaded and oversubscribed).
+
+    @pop load_balance=0.625 serialization_efficiency=1.0 parallel_efficiency=0.625
+the POP efficiencies must be within 5 % of the given values.
+
+    run_cause_example.py --mpirun M --preload LIB --analyzer A --schema-dir D --source C BINARY
+"""
+import os
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "patterns"))
+import run_pattern_example as common  # noqa: E402
+
+CAUSE = re.compile(r"@cause\s+([^*]*)\*/")
+POP = re.compile(r"@pop\s+(.*)$")
+POP_TOLERANCE = 0.05
+
+
+def announced(source):
+    """(line, {key: value}) of the @cause comment or None, {efficiency: value} of @pop."""
+    cause, pop = None, {}
+    with open(source, encoding="utf-8") as f:
+        for number, text in enumerate(f, start=1):
+            if m := CAUSE.search(text):
+                cause = (number, dict(kv.split("=", 1) for kv in m.group(1).split()))
+            if m := POP.search(text):
+                pop.update({k: float(v) for k, v in (kv.split("=", 1) for kv in m.group(1).split())})
+    return cause, pop
+
+
+def near(got, expected):
+    return common.LOW * expected - common.SLACK_S <= got <= common.HIGH * expected + common.SLACK_S
+
+
+def check_cause(report, source, cause):
+    line, fields = cause
+    causes = report["root_causes"]
+    if not causes:
+        return ["no root cause reported"]
+    top = causes[0]
+    name = os.path.basename(source)
+    where = f"top root cause {os.path.basename(top['segment']['file'] or '')}:" \
+            f"{top['segment']['line']} on rank {top['rank']}"
+    if (top["segment"]["line"], top["rank"], os.path.basename(top["segment"]["file"] or "")) != \
+            (line, int(fields["rank"]), name):
+        return [f"{where}, expected {name}:{line} on rank {fields['rank']}"]
+    failures = []
+    for key, field in (("short", "short_term_cost_s"), ("long", "long_term_cost_s"),
+                       ("gain", "gain_s")):
+        got, expected = top[field], float(fields[key])
+        if got is None or not near(got, expected):
+            failures.append(f"{where}: {field} {got}, expected about {expected} s")
+        else:
+            print(f"ok: {where}: {field} {got:.3f} s (expected {expected} s)")
+    delay = report["delay"]
+    if delay["residual_s"] > 0.2 * delay["total_wait_s"] + common.SLACK_S:
+        failures.append(f"residual {delay['residual_s']:.3f} s of {delay['total_wait_s']:.3f} s")
+    return failures
+
+
+def check_pop(report, pop):
+    failures = []
+    for key, expected in pop.items():
+        got = report["pop"][key]
+        if abs(got - expected) > POP_TOLERANCE * expected:
+            failures.append(f"pop {key} {got:.4f}, expected {expected} within 5 %")
+        else:
+            print(f"ok: pop {key} {got:.4f} (expected {expected})")
+    return failures
+
+
+def main():
+    args = common.example_arguments().parse_args()
+    workdir = tempfile.mkdtemp(prefix="collwrap-" + os.path.basename(args.binary) + "-")
+    report = common.analyze(args, common.trace(args, workdir), workdir)
+    failures = common.schema_failures(report, args.schema_dir)
+    cause, pop = announced(args.source)
+    if cause:
+        failures += check_cause(report, args.source, cause)
+    failures += check_pop(report, pop)
+    if not cause and not pop:
+        failures.append("the example announces nothing to check")
+    return common.finish(failures, workdir)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+// The backward walk of the critical path through point-to-point messages and collectives.
+#include "critical_path.h"
+
+#include <gtest/gtest.h>
+
+#include "synthetic_runs.h"
+
+namespace collwrap::testing {
+namespace {
+
+TimeNs segment_on_path(const CriticalPath& p, std::uint32_t g) {
+  TimeNs t = 0;
+  for (std::size_t i = 0; i < p.calls.size(); ++i)
+    if (p.calls[i] == g) t += p.segment_time[i];
+  return t;
+}
+
+TEST(CriticalPath, FollowsTheChainOfMessagesBackToTheLateRank) {
+  const TracedRun run(delay_chain());
+  const ReplayTimes t = replay_trace(run.trace, run.graph);
+  const CriticalPath p = critical_path(run.trace, run.graph, t);
+  EXPECT_EQ(p.length, 445);  // the whole run, each nanosecond once
+  EXPECT_EQ(p.hops, 2u);     // rank 2 → rank 1 → rank 0
+  EXPECT_EQ(segment_on_path(p, run.graph.global(0, 1)), 400);  // rank 0's compute
+  EXPECT_EQ(segment_on_path(p, run.graph.global(2, 1)), 0);    // rank 2's compute is not on it
+  EXPECT_EQ(run.graph.call_loc[p.calls.back()], 0u);           // it starts on rank 0
+}
+
+TEST(CriticalPath, GoesThroughTheLastRankToEnterACollective) {
+  const TracedRun run(imbalance_before_allreduce({100, 300, 100, 150}));
+  const ReplayTimes t = replay_trace(run.trace, run.graph);
+  const CriticalPath p = critical_path(run.trace, run.graph, t);
+  EXPECT_EQ(p.length, t.end);
+  EXPECT_EQ(segment_on_path(p, run.graph.global(1, 1)), 300);
+  for (std::uint32_t r : {0u, 2u, 3u}) EXPECT_EQ(segment_on_path(p, run.graph.global(r, 1)), 0);
+}
+
+}  // namespace
+}  // namespace collwrap::testing

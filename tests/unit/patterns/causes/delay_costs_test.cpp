@@ -1,0 +1,112 @@
+// Delay costs: short-term costs land on the segment that made the wait, long-term costs on the
+// segment whose delay propagated through other ranks, and every wait second is accounted for.
+#include "delay_costs.h"
+
+#include <gtest/gtest.h>
+
+#include "root_causes.h"
+#include "synthetic_runs.h"
+
+namespace collwrap::testing {
+namespace {
+
+struct Analysed {
+  TracedRun run;
+  SegmentTypes types;
+  ReplayTimes times;
+  DelayCosts costs;
+  explicit Analysed(Trace t)
+      : run(std::move(t)),
+        types(segment_types(run.trace, run.graph)),
+        times(replay_trace(run.trace, run.graph)),
+        costs(delay_costs(run.trace, run.graph, types, times)) {}
+  double sum(const std::vector<double>& v) const {
+    double s = 0;
+    for (double x : v) s += x;
+    return s;
+  }
+};
+
+TEST(DelayCosts, ChainPutsTheLongTermCostOnTheFirstRank) {
+  const Analysed a(delay_chain());
+  const std::uint32_t rank0 = a.run.graph.global(0, 1);  // the 400 ns before rank 0's send
+  EXPECT_DOUBLE_EQ(a.costs.short_term[rank0], 300);      // rank 1's wait
+  EXPECT_DOUBLE_EQ(a.costs.long_term[rank0], 310);       // rank 2's wait, through rank 1
+  // Rank 1's own compute made nobody wait: its excess over rank 2 is its waiting.
+  EXPECT_DOUBLE_EQ(a.costs.short_term[a.run.graph.global(1, 1)], 0);
+  EXPECT_DOUBLE_EQ(a.costs.long_term[a.run.graph.global(1, 2)], 0);
+  EXPECT_EQ(a.costs.waits, 2u);
+}
+
+TEST(DelayCosts, ConservationEveryWaitSecondIsAttributedOrResidual) {
+  for (const Trace& trace : {delay_chain(), imbalance_before_allreduce({100, 250, 100, 400}),
+                             imbalance_before_allreduce({100, 100, 100, 100})}) {
+    const Analysed a(trace);
+    const double attributed = a.sum(a.costs.short_term) + a.sum(a.costs.long_term);
+    EXPECT_NEAR(attributed + a.costs.residual, a.costs.total_wait, 1e-6);
+    EXPECT_NEAR(a.costs.residual, 0, 1e-6);  // every wait here has excess compute behind it
+  }
+}
+
+TEST(DelayCosts, CollectiveWaitGoesToTheSlowestRanksExcess) {
+  // Ranks 0, 1, 2 wait 300, 300 and 150 for rank 3.
+  const Analysed a(imbalance_before_allreduce({100, 100, 250, 400}));
+  EXPECT_DOUBLE_EQ(a.costs.total_wait, 750);
+  EXPECT_DOUBLE_EQ(a.costs.short_term[a.run.graph.global(3, 1)], 750);
+  EXPECT_DOUBLE_EQ(a.costs.short_term[a.run.graph.global(2, 1)], 0);
+}
+
+TEST(DelayCosts, WaitWithoutExcessIsResidual) {
+  // Both ranks compute 50 before the barrier; rank 0 is late because its MPI_Init took longer.
+  TraceBuilder b(2);
+  b.call(0, "MPI_Init", 0, 50, "t.c", 1);
+  b.collective(b.call(0, "MPI_Barrier", 100, 110, "t.c", 5), CollOp::Barrier);
+  b.call(1, "MPI_Init", 0, 10, "t.c", 1);
+  b.collective(b.call(1, "MPI_Barrier", 60, 110, "t.c", 5), CollOp::Barrier);
+  const Analysed a(b.finish());
+  EXPECT_DOUBLE_EQ(a.costs.total_wait, 40);
+  EXPECT_DOUBLE_EQ(a.costs.residual, 40);
+  EXPECT_DOUBLE_EQ(a.sum(a.costs.short_term), 0);
+}
+
+TEST(RootCauses, RanksTheSlowRanksSegmentWithItsGain) {
+  const TracedRun run(imbalance_before_allreduce({100, 100, 100, 400}));
+  const CauseAnalysis c = find_root_causes(run.trace, run.matching, {});
+  ASSERT_FALSE(c.root_causes.empty());
+  const RootCause& top = c.root_causes.front();
+  EXPECT_EQ(top.rank, 3);
+  EXPECT_EQ(top.segment.line, 10u);
+  EXPECT_EQ(top.segment.mpi_function, "MPI_Allreduce");
+  EXPECT_NEAR(top.short_term_cost_s, 900e-9, 1e-15);
+  ASSERT_TRUE(top.gain_s);
+  EXPECT_NEAR(*top.gain_s, 300e-9, 1e-15);  // cut from 400 to the others' 100
+  EXPECT_NEAR(c.delay.residual_s, 0, 1e-15);
+  EXPECT_NEAR(c.critical_path.length_s, c.replay_runtime_s, 1e-15);
+}
+
+TEST(RootCauses, ChainReportsTheFirstRankWithItsLongTermCostAndGain) {
+  const TracedRun run(delay_chain());
+  const CauseAnalysis c = find_root_causes(run.trace, run.matching, {});
+  ASSERT_EQ(c.root_causes.size(), 1u);
+  EXPECT_EQ(c.root_causes[0].rank, 0);
+  EXPECT_NEAR(c.root_causes[0].short_term_cost_s, 300e-9, 1e-15);
+  EXPECT_NEAR(c.root_causes[0].long_term_cost_s, 310e-9, 1e-15);
+  // Rank 1's segment before the same MPI_Send line is empty: cut to it, rank 0 sends at 10 and
+  // nobody waits; the run ends at 145 instead of 445.
+  ASSERT_TRUE(c.root_causes[0].gain_s);
+  EXPECT_NEAR(*c.root_causes[0].gain_s, 300e-9, 1e-15);
+}
+
+TEST(RootCauses, NoGainEstimateWhenNoOtherRankRunsTheSegment) {
+  TraceBuilder b(2);
+  b.send(b.call(0, "MPI_Send", 400, 410, "t.c", 5), 1, 0, 8);
+  b.recv(b.call(1, "MPI_Recv", 100, 420, "t.c", 6), 0, 0, 8);
+  const TracedRun run(b.finish());
+  const CauseAnalysis c = find_root_causes(run.trace, run.matching, {});
+  ASSERT_EQ(c.root_causes.size(), 1u);
+  EXPECT_EQ(c.root_causes[0].rank, 0);
+  EXPECT_FALSE(c.root_causes[0].gain_s);
+}
+
+}  // namespace
+}  // namespace collwrap::testing

@@ -1,0 +1,73 @@
+// The forward replay: as recorded it gives back the recorded times; on an ideal network
+// messages and collectives take no time; scaled segments move everything that depends on them.
+#include "replay.h"
+
+#include <gtest/gtest.h>
+
+#include "synthetic_runs.h"
+
+namespace collwrap::testing {
+namespace {
+
+TEST(Replay, AsRecordedGivesBackTheRecordedTimes) {
+  const TracedRun run(delay_chain());
+  const ReplayTimes t = replay_trace(run.trace, run.graph);
+  for (std::uint32_t g = 0; g < run.graph.calls(); ++g) {
+    EXPECT_EQ(t.enter[g], recorded_enter(run.trace, run.graph, g)) << g;
+    EXPECT_EQ(t.leave[g], recorded_leave(run.trace, run.graph, g)) << g;
+  }
+  EXPECT_EQ(t.end, 445);
+  EXPECT_EQ(t.broken_gates, 0u);
+}
+
+TEST(Replay, FindsWhoEachWaitWaitedFor) {
+  const TracedRun run(delay_chain());
+  const ReplayTimes t = replay_trace(run.trace, run.graph);
+  const std::uint32_t recv1 = run.graph.global(1, 1), send0 = run.graph.global(0, 1);
+  const std::uint32_t recv2 = run.graph.global(2, 1), send1 = run.graph.global(1, 2);
+  EXPECT_EQ(t.waited_for[recv1], send0);
+  EXPECT_EQ(t.wait(recv1), 300);
+  EXPECT_EQ(t.waited_for[recv2], send1);
+  EXPECT_EQ(t.wait(recv2), 310);
+  EXPECT_EQ(t.waited_for[send0], kNone);  // standard sends are eager
+}
+
+TEST(Replay, IdealNetworkTakesNoTimeInMpi) {
+  const TracedRun run(delay_chain());
+  const ReplayTimes t = replay_trace(run.trace, run.graph, {NetworkModel::Ideal, {}});
+  // Rank 0: Init 0..0, 400 of compute, Send 400..400; everyone else only waits for it.
+  EXPECT_EQ(t.enter[run.graph.global(0, 1)], 400);
+  EXPECT_EQ(t.leave[run.graph.global(1, 1)], 400);
+  EXPECT_EQ(t.leave[run.graph.global(2, 1)], 400);
+  EXPECT_EQ(t.end, 400);
+}
+
+TEST(Replay, IdealNetworkCollectiveEndsAtTheLastEnter) {
+  const TracedRun run(imbalance_before_allreduce({100, 100, 100, 200}));
+  const ReplayTimes t = replay_trace(run.trace, run.graph, {NetworkModel::Ideal, {}});
+  for (std::uint32_t r = 0; r < 4; ++r) EXPECT_EQ(t.leave[run.graph.global(r, 1)], 200) << r;
+  EXPECT_EQ(t.waited_for[run.graph.global(0, 1)], run.graph.global(3, 1));
+}
+
+TEST(Replay, ScaledSegmentMovesTheRunsThatDependOnIt) {
+  const TracedRun run(delay_chain());
+  std::vector<float> scale(run.graph.calls(), 1.0f);
+  scale[run.graph.global(0, 1)] = 0.25f;  // rank 0's 400 of compute becomes 100
+  const ReplayTimes t = replay_trace(run.trace, run.graph, {NetworkModel::AsRecorded, scale});
+  EXPECT_EQ(t.enter[run.graph.global(0, 1)], 110);
+  EXPECT_EQ(t.waited_for[run.graph.global(1, 1)], kNone);  // no wait left on rank 1
+  EXPECT_EQ(t.end, 145);  // 300 earlier: the transfer times stay as recorded
+}
+
+TEST(Replay, SynchronousSendWaitsForTheReceive) {
+  TraceBuilder b(2);
+  b.send(b.call(0, "MPI_Ssend", 0, 500, "s.c", 1), 1, 0, 8);
+  b.recv(b.call(1, "MPI_Recv", 490, 500, "s.c", 2), 0, 0, 8);
+  const TracedRun run(b.finish());
+  const ReplayTimes t = replay_trace(run.trace, run.graph);
+  EXPECT_EQ(t.waited_for[run.graph.global(0, 0)], run.graph.global(1, 0));
+  EXPECT_EQ(t.wait(run.graph.global(0, 0)), 490);
+}
+
+}  // namespace
+}  // namespace collwrap::testing

@@ -1,0 +1,31 @@
+// Small hand-built runs with known waits, shared by the replay and root-cause tests.
+#pragma once
+
+#include <vector>
+
+#include "matching.h"
+#include "replay_graph.h"
+#include "trace_builder.h"
+
+namespace collwrap::testing {
+
+// A trace with its matching and replay graph, built once.
+struct TracedRun {
+  Trace trace;
+  Matching matching;
+  ReplayGraph graph;
+  explicit TracedRun(Trace t);
+};
+
+// A chain of delays over 3 ranks (times in ns): rank 0 computes 400 before its MPI_Send to
+// rank 1 (sync.c:20), ranks 1 and 2 compute 100 before their MPI_Recv (sync.c:10); rank 1
+// forwards to rank 2 as soon as its receive is done. Rank 1 waits 300 for rank 0, rank 2 waits
+// 310 for rank 1, which only waited. Every rank starts with MPI_Init (sync.c:1, 0..10) and ends
+// with MPI_Finalize (sync.c:30, 10 long).
+Trace delay_chain();
+
+// Every rank computes work[r] ns after MPI_Init (0..10) and then calls MPI_Allreduce
+// (sync.c:10, 10 ns after the last Enter), then MPI_Finalize (sync.c:30, 0..10 after).
+Trace imbalance_before_allreduce(const std::vector<TimeNs>& work);
+
+}  // namespace collwrap::testing

@@ -1,0 +1,51 @@
+// What-if questions: parsing, matching call sites, and the replayed gain.
+#include <gtest/gtest.h>
+
+#include "root_causes.h"
+#include "synthetic_runs.h"
+
+namespace collwrap::testing {
+namespace {
+
+TEST(WhatIf, ParsesRankSegmentAndScale) {
+  const WhatIfSpec s = parse_what_if("rank=3,segment=src/lulesh.cc:2710,scale=0.5");
+  EXPECT_EQ(s.rank, 3);
+  EXPECT_EQ(s.file, "src/lulesh.cc");
+  EXPECT_EQ(s.line, 2710u);
+  EXPECT_DOUBLE_EQ(s.scale, 0.5);
+  const WhatIfSpec d = parse_what_if("segment=a.c:7");
+  EXPECT_EQ(d.rank, -1);
+  EXPECT_DOUBLE_EQ(d.scale, 0);
+}
+
+TEST(WhatIf, RejectsWhatItCannotAnswer) {
+  for (const char* bad : {"rank=3", "segment=a.c", "segment=a.c:0", "segment=a.c:5,scale=-1",
+                          "rank=x,segment=a.c:5", "segment=a.c:5,speed=2", "segment"})
+    EXPECT_THROW(parse_what_if(bad), std::invalid_argument) << bad;
+}
+
+TEST(WhatIf, FileMatchesWholeTrailingPathComponents) {
+  const CallSite site{"/home/u/app/src/solver.c", 12, "main"};
+  EXPECT_TRUE(site_matches(site, "/home/u/app/src/solver.c", 12));
+  EXPECT_TRUE(site_matches(site, "src/solver.c", 12));
+  EXPECT_TRUE(site_matches(site, "solver.c", 12));
+  EXPECT_FALSE(site_matches(site, "olver.c", 12));
+  EXPECT_FALSE(site_matches(site, "solver.c", 13));
+}
+
+TEST(WhatIf, ReplaysTheRunWithTheSegmentScaled) {
+  const TracedRun run(delay_chain());
+  CauseOptions options;
+  options.what_ifs = {parse_what_if("rank=0,segment=sync.c:20,scale=0.25"),
+                      parse_what_if("rank=1,segment=sync.c:20,scale=0")};
+  const CauseAnalysis c = find_root_causes(run.trace, run.matching, options);
+  ASSERT_EQ(c.what_ifs.size(), 2u);
+  EXPECT_EQ(c.what_ifs[0].segments_changed, 1u);
+  EXPECT_NEAR(c.what_ifs[0].gain_s, 300e-9, 1e-15);
+  EXPECT_NEAR(c.what_ifs[0].runtime_s, 145e-9, 1e-15);
+  // Rank 1's segment before its send is already empty: nothing to gain.
+  EXPECT_NEAR(c.what_ifs[1].gain_s, 0, 1e-15);
+}
+
+}  // namespace
+}  // namespace collwrap::testing
