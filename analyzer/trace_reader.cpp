@@ -172,6 +172,8 @@ Trace read_trace(const std::string& path, const ReadOptions& options,
   if (def_files_open) OTF2_Reader_CloseDefFiles(reader.get());
   OTF2_Reader_CloseEvtFiles(reader.get());
   collect_reports(reports, defs, trace);
+  if (!otf2_errors.empty())  // while opening or closing the location files
+    trace.warnings.messages.push_back(anchor + ": " + otf2_errors.summary());
   start_time_at_zero(trace, threads);
   trace.finish_indexes();
   return trace;
