@@ -1,6 +1,6 @@
 // Sums of durations that cannot overflow.
 //
-// The reader keeps every time within kMaxSpanNs of the trace's start (timestamp_plausibility.h),
+// The reader keeps every time within less than 2^62 ns of each other (timestamp_plausibility.h),
 // so a single duration always fits a TimeNs; a sum over many calls or locations need not. A
 // sum that would overflow stays at the largest TimeNs instead (signed overflow is undefined
 // behaviour, and wrapping around would turn it negative).

@@ -33,9 +33,10 @@ std::string format_seconds(double s) {
 }  // namespace
 
 TimestampCheck::TimestampCheck(const TimerProperties& timer) : timer_(timer) {
-  const std::uint64_t max_span = ticks_of(static_cast<double>(kMaxSpanNs), timer.resolution);
-  first_ = saturating_sub(timer.global_offset, max_span);
-  last_ = saturating_add(timer.global_offset, max_span);
+  first_ = saturating_sub(timer.global_offset,
+                          ticks_of(static_cast<double>(kMaxBeforeStartNs), timer.resolution));
+  last_ = saturating_add(timer.global_offset,
+                         ticks_of(static_cast<double>(kMaxAfterStartNs), timer.resolution));
   if (timer.length == 0) return;
   const std::uint64_t slack = saturating_add(timer.length / 100, timer.resolution / 1000);
   first_ = std::max(first_, saturating_sub(timer.global_offset, slack));

@@ -9,8 +9,9 @@
 // interpolates a location's offsets linearly, which never reverses its order; only rounding
 // can). The reader stops a location's stream at the first such record, as at a truncation.
 //
-// Every accepted timestamp, converted to ns from the global offset, lies within ±kMaxSpanNs,
-// so that differences and sums of a few of them cannot overflow a TimeNs.
+// Every accepted timestamp, converted to ns from the global offset, lies between
+// -kMaxBeforeStartNs and kMaxAfterStartNs: a span of less than 2^62 ns, so that the sum of two
+// durations (or of a time and a duration) cannot overflow a TimeNs.
 #pragma once
 
 #include <cstdint>
@@ -27,8 +28,10 @@ struct TimerProperties {
   std::uint64_t length = 0;         // ticks from the start to the last event; 0: not recorded
 };
 
-// About 36 years: longer than any trace, and 256 such spans still fit a TimeNs.
-inline constexpr TimeNs kMaxSpanNs = TimeNs{1} << 60;
+// About 9 years before and 109 years after the start: far more than any trace, and still
+// wide enough for unsynchronized clocks of which one counts from boot and another from 1970.
+inline constexpr TimeNs kMaxBeforeStartNs = TimeNs{1} << 58;
+inline constexpr TimeNs kMaxAfterStartNs = (TimeNs{1} << 61) + (TimeNs{1} << 60);
 // A location's clock may step back this far (rounding, an offset record between two events)
 // before the step counts as damage.
 inline constexpr TimeNs kMaxBackwardStepNs = 1'000'000;
@@ -37,7 +40,8 @@ class TimestampCheck {
  public:
   // `timer.resolution` must not be 0. The accepted range is the recorded trace, widened by 1 %
   // of its length plus 1 ms (the tracer's and OTF2's clock corrections round differently);
-  // without a recorded length, every timestamp within kMaxSpanNs of the global offset.
+  // without a recorded length, every timestamp from kMaxBeforeStartNs before the global offset
+  // to kMaxAfterStartNs after it.
   explicit TimestampCheck(const TimerProperties& timer);
 
   bool plausible(std::uint64_t ticks) const { return ticks >= first_ && ticks <= last_; }
