@@ -28,10 +28,14 @@ import time
 
 # A sanitizer that stops the analyzer exits with this status, distinct from the analyzer's own.
 SANITIZER_EXIT = 86
-SANITIZER_SIGNS = ("AddressSanitizer", "LeakSanitizer", "runtime error:")
-# The reader accepts timestamps up to 1 % of the trace length plus 1 ms outside the recorded
-# trace (timestamp_plausibility.h), at each end.
-SPAN_SLACK, SPAN_SLACK_S = 1.02, 0.002
+# Errors only: with allocator_may_return_null, a refused allocation is a WARNING the analyzer
+# goes on from.
+SANITIZER_SIGNS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
+# The reader accepts timestamps within the trace the archive's clock properties record (plus
+# 1 % and 1 ms); that recorded length can be longer than the span of the events the analyzer
+# reads (the tracer counts from its own first clock reading), so the bound on a damaged copy's
+# span is loose. Damage without the check made traces of billions of seconds.
+SPAN_SLACK, SPAN_SLACK_S = 2.0, 1.0
 
 
 def trace_examples(args):
