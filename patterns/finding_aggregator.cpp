@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <functional>
 
+#include "time_sum.h"
+
 namespace collwrap {
 
 std::size_t FindingAggregator::KeyHash::operator()(const Key& k) const {
@@ -28,7 +30,7 @@ void FindingAggregator::add(const Instance& instance) {
   FindingStats& stats = findings_[it->second];
   ++instances_;
   ++stats.occurrences;
-  stats.total += instance.idle;
+  stats.total = add_saturating(stats.total, instance.idle);
   if (instance.idle > stats.max) {
     stats.max = instance.idle;
     stats.related_call = instance.detail.related_call;
@@ -42,8 +44,8 @@ void FindingAggregator::add(const Instance& instance) {
   if (d.order == MessageOrder::SameSource) ++stats.same_source;
   if (d.order == MessageOrder::DifferentSource) ++stats.different_source;
   if (d.optimal_distance >= 0 && d.actual_distance >= 0) {
-    stats.optimal_distance_sum += d.optimal_distance;
-    stats.actual_distance_sum += d.actual_distance;
+    stats.optimal_distance_sum = add_saturating(stats.optimal_distance_sum, d.optimal_distance);
+    stats.actual_distance_sum = add_saturating(stats.actual_distance_sum, d.actual_distance);
     ++stats.distances;
   }
   keep_if_among_worst(stats, instance);

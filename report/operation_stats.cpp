@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "result_units.h"
+#include "time_sum.h"
 
 namespace collwrap {
 namespace {
@@ -46,10 +47,10 @@ std::vector<OperationStats> operation_stats(const Trace& trace) {
       const TimeNs d = l.call_leave[c] - l.call_enter[c];
       Accumulator& a = groups[{l.call_region[c], size_bucket(call_bytes(l, c)).first}];
       ++a.count;
-      a.total += d;
+      a.total = add_saturating(a.total, d);
       a.min = std::min(a.min, d);
       a.max = std::max(a.max, d);
-      all_mpi += d;
+      all_mpi = add_saturating(all_mpi, d);
     }
   }
   std::vector<OperationStats> stats;

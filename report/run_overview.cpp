@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "result_units.h"
+#include "time_sum.h"
 
 namespace collwrap {
 namespace {
@@ -14,7 +15,8 @@ TimeNs location_time(const Location& l) {
 
 TimeNs location_mpi_time(const Location& l) {
   TimeNs total = 0;
-  for (std::size_t c = 0; c < l.calls(); ++c) total += l.call_leave[c] - l.call_enter[c];
+  for (std::size_t c = 0; c < l.calls(); ++c)
+    total = add_saturating(total, l.call_leave[c] - l.call_enter[c]);
   return total;
 }
 

@@ -88,9 +88,9 @@ RawDefinitions& raw(void* user_data) {
 }
 
 OTF2_CallbackCode on_clock_properties(void* d, std::uint64_t resolution, std::uint64_t offset,
-                                      std::uint64_t, std::uint64_t) {
+                                      std::uint64_t length, std::uint64_t) {
   raw(d).has_timer = true;
-  raw(d).timer = {resolution, offset};
+  raw(d).timer = {resolution, offset, length};
   return OTF2_CALLBACK_SUCCESS;
 }
 

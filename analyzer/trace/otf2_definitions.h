@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "timestamp_plausibility.h"
 #include "trace_model.h"
 
 namespace collwrap {
@@ -26,12 +27,6 @@ class RefIndex {
 
  private:
   std::vector<std::uint32_t> index_;
-};
-
-// The archive's timer (ClockProperties definition).
-struct TimerProperties {
-  std::uint64_t resolution = 0;     // ticks per second
-  std::uint64_t global_offset = 0;  // timestamp of the trace's start, in ticks
 };
 
 struct Definitions {

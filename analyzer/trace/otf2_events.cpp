@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <limits>
 
 #include "huge_pages.h"
+#include "otf2_error_log.h"
 
 namespace collwrap {
 namespace {
@@ -67,8 +69,28 @@ CollOp to_coll_op(OTF2_CollectiveOp op) {
 
 class EventLoader {
  public:
-  EventLoader(const EventLoadContext& context, Location& loc, LocationReport& report)
-      : ctx_(context), loc_(loc), report_(report) {}
+  EventLoader(const EventLoadContext& context, Location& loc, LocationReport& report,
+              const Otf2ErrorLog& otf2_errors)
+      : ctx_(context), loc_(loc), report_(report), otf2_errors_(otf2_errors) {}
+
+  // Whether the record at `position` (1-based) with timestamp `t` can be used. The first that
+  // cannot ends the stream: `damage` says why.
+  bool admit(OTF2_TimeStamp t, std::uint64_t position) {
+    if (!otf2_errors_.empty()) {
+      damage = "OTF2 reported an error before it (" + otf2_errors_.summary() + ")";
+    } else if (!ctx_.timestamps.plausible(t)) {
+      damage = "its timestamp is " + ctx_.timestamps.describe(t) +
+               ", outside the trace's clock range (" + ctx_.timestamps.range() + ")";
+    } else if (!TimestampCheck::plausible_step(last_time_, ctx_.ticks(t))) {
+      damage = "its timestamp is " +
+               std::to_string(static_cast<double>(last_time_ - ctx_.ticks(t)) * 1e-9) +
+               " s earlier than the previous record's";
+    } else {
+      return true;
+    }
+    damaged_record = position;
+    return false;
+  }
 
   void enter(OTF2_TimeStamp t, OTF2_AttributeList* attributes, OTF2_RegionRef ref) {
     const TimeNs time = timestamp(t);
@@ -176,7 +198,9 @@ class EventLoader {
 
   std::exception_ptr error;  // thrown inside a callback; rethrown after OTF2 returns
   std::uint64_t last_record = std::numeric_limits<std::uint64_t>::max();
-  bool cut_short = false;  // records past last_record were left unread
+  bool cut_short = false;            // records past last_record were left unread
+  std::uint64_t damaged_record = 0;  // the record admit() refused, 0 if none
+  std::string damage;                // why
 
  private:
   // Time in ns; never earlier than the previous event, so calls stay in time order even
@@ -197,7 +221,9 @@ class EventLoader {
   std::uint32_t callsite(OTF2_AttributeList* attributes, std::uint32_t region) {
     if (region >= last_site_.size()) last_site_.resize(ctx_.defs.region_call.size(), kNone);
     OTF2_CallingContextRef context;
+    // Tested first: asking for a missing attribute is an error OTF2 would report.
     if (attributes && ctx_.defs.callsite_attribute != OTF2_UNDEFINED_ATTRIBUTE &&
+        OTF2_AttributeList_TestAttributeByID(attributes, ctx_.defs.callsite_attribute) &&
         OTF2_AttributeList_GetCallingContextRef(attributes, ctx_.defs.callsite_attribute,
                                                 &context) == OTF2_SUCCESS) {
       last_site_[region] = ctx_.defs.callsite[context];
@@ -208,6 +234,7 @@ class EventLoader {
   const EventLoadContext& ctx_;
   Location& loc_;
   LocationReport& report_;
+  const Otf2ErrorLog& otf2_errors_;          // what OTF2 reports while the events are read
   std::vector<std::uint32_t> open_regions_;  // MPI regions entered and not left, outermost first
   std::vector<std::uint32_t> last_site_;     // index: region; see callsite()
   std::uint32_t open_call_ = kNone;
@@ -220,15 +247,17 @@ class EventLoader {
 // --- OTF2 callbacks -------------------------------------------------------------------------
 // OTF2 is C: an exception must not unwind through it. Each callback runs its body inside
 // `guarded`, which parks the exception in the loader and interrupts the read. `guarded` also
-// stops the read at the last record the event file check trusts.
+// stops the read at the last record the event file check trusts, and at the first record the
+// loader does not admit.
 
 template <class Body>
-OTF2_CallbackCode guarded(void* user_data, std::uint64_t position, Body&& body) {
+OTF2_CallbackCode guarded(void* user_data, std::uint64_t position, OTF2_TimeStamp t, Body&& body) {
   auto& loader = *static_cast<EventLoader*>(user_data);
   if (position > loader.last_record) {
     loader.cut_short = true;
     return OTF2_CALLBACK_INTERRUPT;
   }
+  if (!loader.admit(t, position)) return OTF2_CALLBACK_INTERRUPT;
   try {
     body(loader);
     return OTF2_CALLBACK_SUCCESS;
@@ -240,19 +269,19 @@ OTF2_CallbackCode guarded(void* user_data, std::uint64_t position, Body&& body) 
 
 OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                            OTF2_AttributeList* a, OTF2_RegionRef region) {
-  return guarded(d, pos, [&](EventLoader& l) { l.enter(t, a, region); });
+  return guarded(d, pos, t, [&](EventLoader& l) { l.enter(t, a, region); });
 }
 
 OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                            OTF2_AttributeList*, OTF2_RegionRef region) {
-  return guarded(d, pos, [&](EventLoader& l) { l.leave(t, region); });
+  return guarded(d, pos, t, [&](EventLoader& l) { l.leave(t, region); });
 }
 
 template <OpKind kind>
 OTF2_CallbackCode on_p2p(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                          OTF2_AttributeList*, std::uint32_t peer, OTF2_CommRef comm,
                          std::uint32_t tag, std::uint64_t bytes) {
-  return guarded(d, pos, [&](EventLoader& l) {
+  return guarded(d, pos, t, [&](EventLoader& l) {
     const std::uint32_t c = l.comm(comm);
     l.op(t, {.kind = kind,
              .peer = l.world_rank(c, peer),
@@ -266,7 +295,7 @@ template <OpKind kind>
 OTF2_CallbackCode on_p2p_request(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                                  OTF2_AttributeList*, std::uint32_t peer, OTF2_CommRef comm,
                                  std::uint32_t tag, std::uint64_t bytes, std::uint64_t request) {
-  return guarded(d, pos, [&](EventLoader& l) {
+  return guarded(d, pos, t, [&](EventLoader& l) {
     const std::uint32_t c = l.comm(comm);
     l.op(t, {.kind = kind,
              .peer = l.world_rank(c, peer),
@@ -280,19 +309,19 @@ OTF2_CallbackCode on_p2p_request(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64
 template <OpKind kind>
 OTF2_CallbackCode on_request(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                              OTF2_AttributeList*, std::uint64_t request) {
-  return guarded(d, pos, [&](EventLoader& l) { l.op(t, {.kind = kind, .request = request}); });
+  return guarded(d, pos, t, [&](EventLoader& l) { l.op(t, {.kind = kind, .request = request}); });
 }
 
 OTF2_CallbackCode on_collective_begin(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos,
                                       void* d, OTF2_AttributeList*) {
-  return guarded(d, pos, [&](EventLoader& l) { l.other(t); });
+  return guarded(d, pos, t, [&](EventLoader& l) { l.other(t); });
 }
 
 OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                                     OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_CommRef comm,
                                     std::uint32_t root, std::uint64_t sent,
                                     std::uint64_t received) {
-  return guarded(d, pos, [&](EventLoader& l) {
+  return guarded(d, pos, t, [&](EventLoader& l) {
     const std::uint32_t c = l.comm(comm);
     l.op(t, {.kind = OpKind::CollectiveEnd,
              .coll = to_coll_op(op),
@@ -307,7 +336,7 @@ OTF2_CallbackCode on_nbc_complete(OTF2_LocationRef, OTF2_TimeStamp t, std::uint6
                                   OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_CommRef comm,
                                   std::uint32_t root, std::uint64_t sent, std::uint64_t received,
                                   std::uint64_t request) {
-  return guarded(d, pos, [&](EventLoader& l) {
+  return guarded(d, pos, t, [&](EventLoader& l) {
     const std::uint32_t c = l.comm(comm);
     l.op(t, {.kind = OpKind::NbcComplete,
              .coll = to_coll_op(op),
@@ -348,22 +377,47 @@ OTF2_CallbackCode on_clock_offset(void* d, OTF2_TimeStamp, std::int64_t, double 
   return OTF2_CALLBACK_SUCCESS;
 }
 
+std::string location_file(const EventLoadContext& context, const Location& loc,
+                          const char* extension) {
+  return context.files + "/" + std::to_string(loc.otf2_id) + extension;
+}
+
 // Reading a location's local definitions is also what makes OTF2 apply its clock offsets and
-// mapping tables to the events read afterwards. The file is optional in OTF2.
-void read_local_definitions(OTF2_Reader* reader, OTF2_LocationRef id, LocationReport& report,
-                            const std::string& where) {
-  OTF2_DefReader* defs = OTF2_Reader_GetDefReader(reader, id);
-  if (!defs) return;
-  OTF2_DefReaderCallbacks* cb = OTF2_DefReaderCallbacks_New();
-  OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, on_clock_offset);
-  OTF2_ErrorCode status = OTF2_Reader_RegisterDefCallbacks(reader, defs, cb, &report);
-  OTF2_DefReaderCallbacks_Delete(cb);
-  std::uint64_t count = 0;
-  if (status == OTF2_SUCCESS) status = OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &count);
-  OTF2_Reader_CloseDefReader(reader, defs);
-  if (status != OTF2_SUCCESS)
-    report.messages.push_back(where + ": local definitions (clock offsets) are damaged: " +
-                              OTF2_Error_GetDescription(status));
+// mapping tables to the events read afterwards. The file is optional in OTF2: without it the
+// events are read without clock offsets. False when the file is there but damaged (OTF2
+// reports an error, or a read fails): the location's events cannot be trusted then.
+bool read_local_definitions(const EventLoadContext& context, const Location& loc,
+                            LocationReport& report) {
+  const std::string file = location_file(context, loc, ".def");
+  const std::string where = location_name(loc) + " (" + file + ")";
+  Otf2ErrorLog otf2_errors;
+  OTF2_ErrorCode status = OTF2_ERROR_INVALID_ARGUMENT;
+  if (OTF2_DefReader* defs = OTF2_Reader_GetDefReader(context.reader, loc.otf2_id)) {
+    OTF2_DefReaderCallbacks* cb = OTF2_DefReaderCallbacks_New();
+    status = cb ? OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, on_clock_offset)
+                : OTF2_ERROR_MEM_ALLOC_FAILED;
+    if (status == OTF2_SUCCESS)
+      status = OTF2_Reader_RegisterDefCallbacks(context.reader, defs, cb, &report);
+    OTF2_DefReaderCallbacks_Delete(cb);
+    std::uint64_t count = 0;
+    if (status == OTF2_SUCCESS)
+      status = OTF2_Reader_ReadAllLocalDefinitions(context.reader, defs, &count);
+    OTF2_Reader_CloseDefReader(context.reader, defs);
+  }
+  if (status == OTF2_SUCCESS && otf2_errors.empty()) return true;
+  if (!std::filesystem::exists(context.archive / file)) {
+    report.messages.push_back(where +
+                              ": no local definitions; its clock offsets are not "
+                              "applied");
+    return true;
+  }
+  report.messages.push_back(
+      where + ": the local definitions are damaged (" +
+      (otf2_errors.empty() ? std::string("OTF2: ") + OTF2_Error_GetDescription(status)
+                           : otf2_errors.summary()) +
+      "); without its clock offsets and id mappings its events cannot be trusted and are left "
+      "out");
+  return false;
 }
 
 }  // namespace
@@ -375,19 +429,27 @@ std::string location_name(const Location& loc) {
 LocationReport load_location_events(const EventLoadContext& context, const StreamLimits& limits,
                                     Location& loc, const RecordsRead& records_read) {
   LocationReport report;
-  EventLoader loader(context, loc, report);
+  if (!read_local_definitions(context, loc, report)) {
+    report.missing = true;
+    return report;
+  }
+  const std::string events_file =
+      location_name(loc) + " (" + location_file(context, loc, ".evt") + ")";
+  Otf2ErrorLog otf2_errors;
+  EventLoader loader(context, loc, report, otf2_errors);
   loader.last_record = limits.last_record;
-  read_local_definitions(context.reader, loc.otf2_id, report, loader.where());
 
   OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(context.reader, loc.otf2_id);
   if (!events) {
     report.missing = true;
-    report.messages.push_back(loader.where() + ": the event file cannot be opened");
+    report.messages.push_back(events_file + ": the event file cannot be opened" +
+                              (otf2_errors.empty() ? "" : " (" + otf2_errors.summary() + ")"));
     return report;
   }
   reserve_for_events(loc, limits.expected_events);
   OTF2_EvtReaderCallbacks* cb = event_callbacks();
-  OTF2_ErrorCode status = OTF2_Reader_RegisterEvtCallbacks(context.reader, events, cb, &loader);
+  OTF2_ErrorCode status = cb ? OTF2_Reader_RegisterEvtCallbacks(context.reader, events, cb, &loader)
+                             : OTF2_ERROR_MEM_ALLOC_FAILED;
   OTF2_EvtReaderCallbacks_Delete(cb);
   // In batches rather than ReadAllLocalEvents, so that a damaged stream still tells how far
   // it could be read.
@@ -403,13 +465,29 @@ LocationReport load_location_events(const EventLoadContext& context, const Strea
 
   if (loader.cut_short) {
     report.events = limits.last_record;  // the interrupting record was not used
-    report.messages.push_back(loader.where() + ": " + limits.cut_reason);
-  } else if (status != OTF2_SUCCESS) {
-    report.messages.push_back(loader.where() + ": the event stream is damaged after " +
+    report.messages.push_back(events_file + ": " + limits.cut_reason);
+  } else if (loader.damaged_record > 0) {
+    report.events = loader.damaged_record - 1;
+    // OTF2 adds the offsets of the location's definitions to every timestamp: damage there
+    // shows up in the events.
+    const std::string offsets_hint =
+        report.clock_offsets > 0
+            ? " (or the clock offsets in " + location_file(context, loc, ".def") + " are damaged)"
+            : "";
+    report.messages.push_back(events_file + ": record #" + std::to_string(loader.damaged_record) +
+                              " is damaged" + offsets_hint + ": " + loader.damage +
+                              "; it and the records after it are left out");
+  } else if (status != OTF2_SUCCESS || !otf2_errors.empty()) {
+    report.messages.push_back(events_file + ": the event stream is damaged after " +
                               std::to_string(report.events) + " records (" +
-                              OTF2_Error_GetDescription(status) + "); the rest is lost");
+                              (otf2_errors.empty()
+                                   ? std::string("OTF2: ") + OTF2_Error_GetDescription(status)
+                                   : otf2_errors.summary()) +
+                              "); the rest is lost");
   }
-  report.missing = report.events == 0 && (loader.cut_short || status != OTF2_SUCCESS);
+  const bool stopped = loader.cut_short || loader.damaged_record > 0 || status != OTF2_SUCCESS ||
+                       !otf2_errors.empty();
+  report.missing = report.events == 0 && stopped;
   loader.finish();
   return report;
 }

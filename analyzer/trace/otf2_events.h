@@ -2,12 +2,16 @@
 // one call per outermost MPI region instance (Enter…Leave), one op per OTF2 MPI record.
 //
 // A damaged or missing stream is not an error: the loader keeps what it could read, closes
-// calls left open at the last timestamp seen, and describes the damage in its report.
+// calls left open at the last timestamp seen, and describes the damage in its report. A record
+// whose timestamp cannot be real (timestamp_plausibility.h), or that follows an error OTF2
+// reported, ends the stream like a truncation. Damaged local definitions (clock offsets, id
+// mappings) leave the location's events out: their times and references cannot be trusted.
 #pragma once
 
 #include <otf2/otf2.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,6 +19,7 @@
 #include "event_file_check.h"
 #include "otf2_definitions.h"
 #include "time_normalization.h"
+#include "timestamp_plausibility.h"
 #include "trace_model.h"
 
 namespace collwrap {
@@ -35,6 +40,9 @@ struct EventLoadContext {
   const std::vector<RegionInfo>& regions;
   const std::vector<Communicator>& comms;
   TickConverter ticks;
+  TimestampCheck timestamps;
+  std::filesystem::path archive;  // the folder that holds the anchor file
+  std::string files;              // the folder of the location files within it: "traces"
 };
 
 // "rank 3 thread 0", for messages.

@@ -6,6 +6,7 @@
 #include <otf2/otf2.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "archive_path.h"
 #include "event_file_check.h"
 #include "otf2_definitions.h"
+#include "otf2_error_log.h"
 #include "otf2_events.h"
 #include "otf2_locking.h"
 #include "parallel_for.h"
@@ -21,24 +23,6 @@
 
 namespace collwrap {
 namespace {
-
-// OTF2 prints every error it meets to stderr. Damage is reported through ReadWarnings and
-// the exceptions instead, so OTF2's own messages are silenced while reading. (The callback is
-// process-wide; the analyzer reads one archive at a time.)
-class QuietOtf2Errors {
- public:
-  QuietOtf2Errors() : previous_(OTF2_Error_RegisterCallback(ignore, nullptr)) {}
-  ~QuietOtf2Errors() { OTF2_Error_RegisterCallback(previous_, nullptr); }
-  QuietOtf2Errors(const QuietOtf2Errors&) = delete;
-  QuietOtf2Errors& operator=(const QuietOtf2Errors&) = delete;
-
- private:
-  static OTF2_ErrorCode ignore(void*, const char*, std::uint64_t, const char*, OTF2_ErrorCode code,
-                               const char*, va_list) {
-    return code;
-  }
-  OTF2_ErrorCallback previous_;
-};
 
 struct ReaderCloser {
   void operator()(OTF2_Reader* r) const { OTF2_Reader_Close(r); }
@@ -151,18 +135,30 @@ class ProgressCounter {
 Trace read_trace(const std::string& path, const ReadOptions& options,
                  const ReadProgress& progress) {
   const std::string anchor = find_anchor_file(path);
-  QuietOtf2Errors quiet;
+  // OTF2's own messages on stderr give way to ReadWarnings and the exceptions.
+  const Otf2ErrorCallback otf2_errors_collected;
+  Otf2ErrorLog otf2_errors;
   ReaderHandle reader = open_reader(anchor);
 
   Trace trace;
   trace.path = anchor;
   const Definitions defs = load_definitions(reader.get(), trace);
+  if (!otf2_errors.empty())
+    throw TraceReadError("the archive's global definitions (traces.def) are damaged (" +
+                         otf2_errors.summary() + ")");
 
   bool def_files_open = false;
   open_location_files(reader.get(), trace, def_files_open);
 
-  const EventLoadContext context{reader.get(), defs, trace.regions, trace.comms,
-                                 TickConverter(defs.timer.resolution, defs.timer.global_offset)};
+  const std::filesystem::path anchor_path(anchor);
+  const EventLoadContext context{reader.get(),
+                                 defs,
+                                 trace.regions,
+                                 trace.comms,
+                                 TickConverter(defs.timer.resolution, defs.timer.global_offset),
+                                 TimestampCheck(defs.timer),
+                                 anchor_path.parent_path(),
+                                 anchor_path.stem().string()};
   const unsigned threads = worker_count(options.threads, trace.locations.size());
   std::vector<LocationReport> reports(trace.locations.size());
   const EventFiles files(reader.get(), anchor);
@@ -176,6 +172,8 @@ Trace read_trace(const std::string& path, const ReadOptions& options,
   if (def_files_open) OTF2_Reader_CloseDefFiles(reader.get());
   OTF2_Reader_CloseEvtFiles(reader.get());
   collect_reports(reports, defs, trace);
+  if (!otf2_errors.empty())  // while opening or closing the location files
+    trace.warnings.messages.push_back(anchor + ": " + otf2_errors.summary());
   start_time_at_zero(trace, threads);
   trace.finish_indexes();
   return trace;

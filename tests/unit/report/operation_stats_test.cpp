@@ -70,5 +70,20 @@ TEST(OperationStats, SummaryListsTheTopOperations) {
   EXPECT_EQ(s.find("4096-16383 B"), std::string::npos);  // third or later: not listed
 }
 
+// Calls of 2^62 ns on 4 ranks: their sum does not fit a TimeNs. It saturates instead of
+// wrapping around to a negative total (and UndefinedBehaviorSanitizer stopping the analyzer).
+TEST(OperationStats, HugeDurationsDoNotOverflowTheTotals) {
+  constexpr TimeNs kHuge = TimeNs{1} << 62;
+  TraceBuilder b(4);
+  for (int rank = 0; rank < 4; ++rank)
+    b.collective(b.call(rank, "MPI_Barrier", 0, kHuge), CollOp::Barrier);
+  const std::vector<OperationStats> s = operation_stats(b.finish());
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].count, 4u);
+  EXPECT_GT(s[0].total_s, 0);
+  EXPECT_GE(s[0].max_s, 4.6e9);
+  EXPECT_DOUBLE_EQ(s[0].percent_of_mpi_time, 100.0);
+}
+
 }  // namespace
 }  // namespace collwrap::testing

@@ -109,6 +109,47 @@ TEST_F(DamagedArchive, MissingLocalDefinitionsOnlyLoseTheClockOffsets) {
   EXPECT_GT(t.locations[1].calls(), 0u);
 }
 
+// Timestamps that cannot be real end a location's stream, with a warning naming the location,
+// its event file and the record; what came before stays.
+TEST(ImplausibleTimestamps, AnIntactArchiveIsReadWithinItsClockProperties) {
+  ScratchDirectory dir;
+  const ExampleArchive example{.iterations = 3, .record_trace_length = true};
+  const Trace t = read_trace(example.write(dir / "archive"));
+  EXPECT_TRUE(t.warnings.messages.empty()) << ::testing::PrintToString(t.warnings.messages);
+  EXPECT_EQ(t.end, static_cast<TimeNs>(example.end_ticks() - ExampleArchive::kInitEnter));
+}
+
+TEST(ImplausibleTimestamps, ALocationOutsideTheTraceIsLeftOut) {
+  ScratchDirectory dir;
+  // Rank 1's clock offsets (damaged) move all its events 1000 s past the trace's end.
+  const ExampleArchive example{.iterations = 3,
+                               .record_trace_length = true,
+                               .rank1_offset_at_start = 1'000'000'000'000,
+                               .rank1_offset_at_end = 1'000'000'000'000};
+  const Trace t = read_trace(example.write(dir / "archive"));
+  EXPECT_TRUE(mentions(t.warnings.messages, "rank 1 thread 0 (traces/1.evt): record #1 is damaged"))
+      << ::testing::PrintToString(t.warnings.messages);
+  EXPECT_TRUE(mentions(t.warnings.messages, "outside the trace's clock range"));
+  EXPECT_EQ(t.locations[1].calls(), 0u);
+  EXPECT_EQ(t.warnings.missing_locations, 1u);
+  EXPECT_GT(t.locations[0].calls(), 0u);
+  EXPECT_LT(t.end, TimeNs{1'000'000});  // the trace keeps its own span
+}
+
+TEST(ImplausibleTimestamps, ABigStepBackEndsTheStream) {
+  ScratchDirectory dir;
+  // Rank 1's offset falls by 20 s over the trace's 12 µs: its clock runs backwards.
+  const ExampleArchive example{.iterations = 3,
+                               .rank1_offset_at_start = 30'000'000'000,
+                               .rank1_offset_at_end = 10'000'000'000};
+  const Trace t = read_trace(example.write(dir / "archive"));
+  EXPECT_TRUE(mentions(t.warnings.messages, "rank 1 thread 0 (traces/1.evt): record #2 is damaged"))
+      << ::testing::PrintToString(t.warnings.messages);
+  EXPECT_TRUE(mentions(t.warnings.messages, "earlier than the previous record's"));
+  EXPECT_EQ(t.locations[1].calls(), 1u);  // MPI_Init's Enter came first
+  EXPECT_GT(t.locations[2].calls(), 0u);
+}
+
 TEST(TruncatedArchive, KeepsTheChunksBeforeTheCut) {
   ScratchDirectory dir;
   // Enough iterations for rank 1's events to fill several 256 KiB chunks.

@@ -9,6 +9,7 @@ std::string ExampleArchive::write(const std::string& directory) const {
                                  .nodes = 2,
                                  .timer_resolution = timer_resolution,
                                  .global_offset = global_offset,
+                                 .trace_length = record_trace_length ? end_ticks() - kInitEnter : 0,
                                  .chunk_size = chunk_size,
                                  .description = "example"});
   const auto init = a.region("MPI_Init");

@@ -22,6 +22,7 @@ struct ExampleArchive {
   int iterations = 1;
   std::uint64_t timer_resolution = 1'000'000'000;
   std::uint64_t global_offset = 1000;
+  bool record_trace_length = false;  // write ClockProperties' trace length (first to last event)
   std::int64_t rank1_offset_at_start = 0;  // clock offsets of rank 1, in ticks
   std::int64_t rank1_offset_at_end = 0;
   std::uint64_t chunk_size = 256 * 1024;

@@ -233,7 +233,7 @@ void SyntheticArchive::write_definitions() {
   if (!w) throw std::runtime_error("SyntheticArchive: no global definition writer");
 
   check(OTF2_GlobalDefWriter_WriteClockProperties(w, options_.timer_resolution,
-                                                  options_.global_offset, 0, 0),
+                                                  options_.global_offset, options_.trace_length, 0),
         "ClockProperties");
 
   // Strings that the definitions below need, then every string at once.

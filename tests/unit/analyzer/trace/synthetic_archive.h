@@ -85,6 +85,7 @@ class SyntheticArchive {
     int nodes = 1;  // ranks are spread over nodes in blocks
     std::uint64_t timer_resolution = 1'000'000'000;
     std::uint64_t global_offset = 0;
+    std::uint64_t trace_length = 0;      // ClockProperties' trace length in ticks; 0: not recorded
     std::uint64_t chunk_size = 1 << 20;  // event chunk size in bytes
     std::string description = "synthetic";
   };
