@@ -15,7 +15,7 @@ namespace collwrap {
 
 AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
                              const AnalysisSettings& settings) {
-  Findings found = find_findings(trace, matching, settings);
+  Findings found = find_findings(trace, matching, settings.findings());
   AnalysisResult result;
   result.tool_version = COLLWRAP_VERSION;
   result.trace = describe_trace(trace);

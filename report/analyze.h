@@ -12,8 +12,13 @@
 namespace collwrap {
 
 // What the rules look for, plus the root-cause analysis (critical path, POP, what-if).
-struct AnalysisSettings : FindingSettings {
+struct AnalysisSettings {
+  RuleOptions rules;
+  std::vector<const Pattern*> patterns;  // which rules to run, catalog order
+  std::size_t top_instances = 3;         // worst instances kept per finding
   CauseOptions causes = {};
+
+  FindingSettings findings() const { return {rules, patterns, top_instances}; }
 };
 
 AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,

@@ -95,7 +95,7 @@ int run(const collwrap::CommandLine& cl) {
     matching = collwrap::match_trace(trace);
   progress->phase("patterns");
   collwrap::AnalysisResult result =
-      collwrap::analyze_trace(trace, matching, {{cl.rules, cl.patterns, 3}, cl.causes});
+      collwrap::analyze_trace(trace, matching, {cl.rules, cl.patterns, 3, cl.causes});
   if (noise)
     result.noise = collwrap::predict_noise_waiting(trace, result.summary, *noise, *cl.noise_path);
 

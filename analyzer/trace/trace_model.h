@@ -23,7 +23,7 @@ namespace collwrap {
 using TimeNs = std::int64_t;
 inline constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 // No world rank (a peer or root that is undefined or cannot be translated). The tracer's
-// records use OTF2's undefined value instead (wrappers' kNoRank); the reader maps it to this.
+// records use OTF2's undefined value instead (the tracer's kUndefinedRank); the reader maps it to this.
 inline constexpr std::int32_t kNoWorldRank = -1;
 
 // What the analyzer needs to know about an MPI function, derived from its region name.

@@ -10,8 +10,9 @@ set(launcher)
 if(LAUNCHER)
   set(launcher -DCMAKE_C_COMPILER_LAUNCHER=${LAUNCHER} -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
 endif()
+# One compiler at a time: ctest runs the timing-sensitive mpirun tests beside this build.
 if(NOT JOBS)
-  set(JOBS 2)
+  set(JOBS 1)
 endif()
 execute_process(
   COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${BUILD_DIR} -DCMAKE_BUILD_TYPE=Debug

@@ -29,7 +29,7 @@ Trace imbalance_before_allreduce(const std::vector<TimeNs>& work) {
   for (int r = 0; r < ranks; ++r) {
     b.call(r, "MPI_Init", 0, 10, "sync.c", 1);
     b.collective(b.call(r, "MPI_Allreduce", 10 + work[r], last + 10, "sync.c", 10),
-                 CollOp::Allreduce, 0, kNoRank, 8, 8);
+                 CollOp::Allreduce, 0, kNoWorldRank, 8, 8);
     b.call(r, "MPI_Finalize", last + 10, last + 20, "sync.c", 30);
   }
   return b.finish();
