@@ -53,7 +53,7 @@ class ReportSchemaTest(unittest.TestCase):
                 self.assertInvalid(lambda r: r.pop(field))
 
     def test_wrong_values_are_invalid(self):
-        self.assertInvalid(lambda r: r["findings"][0].update(pattern="late_senders"))
+        self.assertInvalid(lambda r: r["findings"][0].update(pattern="Late sender"))
         self.assertInvalid(lambda r: r["findings"][0].update(rank=-1))
         self.assertInvalid(lambda r: r["findings"][0].update(line=0))
         self.assertInvalid(lambda r: r["findings"][0].update(wait_time_s=0))
