@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <new>
 #include <utility>
 
 #include "mpi/comm_registry.h"
@@ -32,16 +33,25 @@ CompletionScope::CompletionScope(const Tracing& t, CompletionKind kind, int coun
       (!ignored(statuses) || own_statuses_.size() == non_negative(status_capacity));
   if (!have_memory || !requests) return;  // the call goes through untracked
   if (ignored(statuses)) statuses_ = own_statuses_.data();
+  // Only the handles now (PMPI sets completed ones to MPI_REQUEST_NULL); the request table is
+  // read once something completed, so a test that finds nothing pending never takes its lock.
+  for (int i = 0; i < count; ++i) pending_[static_cast<std::size_t>(i)].handle = requests[i];
+  count_ = count;
+}
+
+void CompletionScope::look_up_requests() {
+  if (looked_up_) return;
+  looked_up_ = true;
   try {
     // Slots sorted by handle, a handle's slots in call order, so that the k-th slot holding a
     // shared handle takes the handle's k-th oldest request. (std::sort with the slot as
     // tiebreaker rather than std::stable_sort, which allocates.)
     SmallBuffer<std::pair<MPI_Request, int>, kInlineRequests> order(pending_.size());
-    if (order.size() != pending_.size()) return;
+    if (order.size() != pending_.size()) throw std::bad_alloc();
     std::size_t used = 0;
-    for (int i = 0; i < count; ++i) {
-      pending_[static_cast<std::size_t>(i)].handle = requests[i];
-      if (requests[i] != MPI_REQUEST_NULL) order[used++] = {requests[i], i};
+    for (int i = 0; i < count_; ++i) {
+      MPI_Request handle = pending_[static_cast<std::size_t>(i)].handle;
+      if (handle != MPI_REQUEST_NULL) order[used++] = {handle, i};
     }
     std::sort(order.data(), order.data() + used, [](const auto& a, const auto& b) {
       if (a.first != b.first) return std::less<MPI_Request>{}(a.first, b.first);
@@ -54,13 +64,13 @@ CompletionScope::CompletionScope(const Tracing& t, CompletionKind kind, int coun
             pending_[static_cast<std::size_t>(order[first + k].second)].request = r;
           });
     }
-    count_ = count;
   } catch (...) {
     count_ = 0;  // records of this call are lost; the MPI call itself is unaffected
   }
 }
 
 void CompletionScope::complete(int index, int status_index) {
+  look_up_requests();
   if (index < 0 || index >= count_) return;
   Pending& p = pending_[static_cast<std::size_t>(index)];
   if (!p.request || p.completed) return;
@@ -83,7 +93,7 @@ void CompletionScope::complete(int index, int status_index) {
 }
 
 void CompletionScope::record_unsuccessful_tests() {
-  if (kind_ != CompletionKind::Test) return;
+  if (kind_ != CompletionKind::Test || !looked_up_) return;
   for (int i = 0; i < count_; ++i) {
     const Pending& p = pending_[static_cast<std::size_t>(i)];
     if (p.request && !p.completed) t_.rec.mpi_request_test(t_.left, p.request->id);
@@ -96,11 +106,7 @@ void CompletionScope::after_wait(int rc) {
 
 void CompletionScope::after_test(int rc, const int* flag) {
   if (rc != MPI_SUCCESS || !flag) return;
-  if (*flag) {
-    complete(0, 0);
-  } else {
-    record_unsuccessful_tests();
-  }
+  if (*flag) complete(0, 0);
 }
 
 void CompletionScope::after_waitany(int rc, const int* index) {
@@ -110,11 +116,7 @@ void CompletionScope::after_waitany(int rc, const int* index) {
 
 void CompletionScope::after_testany(int rc, const int* index, const int* flag) {
   if (rc != MPI_SUCCESS || !index || !flag) return;
-  if (*flag) {
-    complete(*index, 0);
-  } else {
-    record_unsuccessful_tests();
-  }
+  if (*flag) complete(*index, 0);
 }
 
 void CompletionScope::complete_all(int rc) {
@@ -130,8 +132,6 @@ void CompletionScope::after_waitall(int rc) {
 void CompletionScope::after_testall(int rc, const int* flag) {
   if (rc == MPI_ERR_IN_STATUS || (rc == MPI_SUCCESS && flag && *flag)) {
     complete_all(rc);
-  } else if (rc == MPI_SUCCESS) {
-    record_unsuccessful_tests();
   }
 }
 

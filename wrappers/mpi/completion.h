@@ -23,7 +23,9 @@ namespace collwrap::tracer {
 
 enum class CompletionKind : std::uint8_t {
   Wait,  // MPI_Wait*: completes or fails, never records tests
-  Test,  // MPI_Test*: records MpiRequestTest when nothing (or not everything) completed
+  // MPI_Test*: a test that completed nothing records nothing (its Enter/Leave show the call);
+  // MPI_Testsome records MpiRequestTest for the requests it left pending beside completed ones.
+  Test,
 };
 
 class CompletionScope {
@@ -63,10 +65,13 @@ class CompletionScope {
   // MPI_ERR_PENDING did not complete.
   void complete_all(int rc);
   void record_unsuccessful_tests();
+  // Reads the tracked requests of the handles from the request table, once.
+  void look_up_requests();
 
   Tracing t_;  // a copy: two references, and no dangling on a temporary
   const CompletionKind kind_;
   int count_ = 0;  // 0 when tracking is off for this call (no memory for the buffers)
+  bool looked_up_ = false;
   // Inline room for the common case (a handful of requests); larger calls use the heap.
   static constexpr std::size_t kInlineRequests = 8;
   SmallBuffer<Pending, kInlineRequests> pending_;
