@@ -9,7 +9,9 @@
 # Usage: run_real_archives.sh [BUILD_DIR] [SCALE] [WORK_DIR]
 #   SCALE   percent of the full iteration counts, may be fractional (default 100: 3.6-6.6 M
 #           events per archive)
-#   WORK_DIR keeps the archives and reports (default: a temporary directory, removed at exit)
+#   WORK_DIR keeps the archives and reports (default: a temporary directory, removed at exit);
+#            an archive already recorded there at the same size is analyzed again, not
+#            recorded anew, so that two builds can be compared on the same archives
 #   REPEAT  environment variable, runs per tool (default 3)
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -50,11 +52,14 @@ echo "$PROGRAMS" | while read -r name ranks full; do
   iterations=$(awk -v full="$full" -v scale="$SCALE" \
     'BEGIN { n = int(full * scale / 100); print n < 1 ? 1 : n }')
   exe="$WORK/$name"
-  mpicc -O2 -g -o "$exe" "$HERE/programs/$name.c"
-  archive="$WORK/$name-trace"
-  rm -rf "$archive"
-  COLLWRAP_TRACE_DIR="$archive" mpirun -np "$ranks" --oversubscribe --bind-to none \
-    -x COLLWRAP_TRACE_DIR -x LD_PRELOAD="$LIB" "$exe" "$iterations" >/dev/null
+  archive="$WORK/$name-trace-$iterations"
+  if [ ! -e "$archive/traces.otf2" ]; then
+    mpicc -O2 -g -o "$exe" "$HERE/programs/$name.c"
+    rm -rf "$archive"
+    # mpirun would read the rest of this loop's input: give it none.
+    COLLWRAP_TRACE_DIR="$archive" mpirun -np "$ranks" --oversubscribe --bind-to none \
+      -x COLLWRAP_TRACE_DIR -x LD_PRELOAD="$LIB" "$exe" "$iterations" </dev/null >/dev/null
+  fi
   : >"$WORK/$name.otf2-print.times"
   : >"$WORK/$name.analyzer.times"
   i=0
