@@ -12,9 +12,12 @@ namespace collwrap {
 namespace {
 
 // --- column storage ---------------------------------------------------------------------
-// std::vector doubles its capacity when full, which can leave a column with nearly as much
-// slack as content. Columns are sized from the location's event count instead and, when that
-// estimate is short, grow by a quarter: a few more copies, much less peak memory.
+// Columns are reserved once, at the most the location's declared event count allows: every
+// call is at least two events (Enter, Leave) and every op one. Growing them instead (copying
+// each column into a larger one) held old and new copies at once and made the reading peak
+// half again the trace's size. Reserved pages that are never written are never faulted in,
+// so the generous bound costs address space, not resident memory. Should the declared count
+// be short (a damaged archive), columns grow by a quarter.
 
 std::size_t grown(std::size_t size) {
   return size + size / 4 + 1024;
@@ -41,13 +44,9 @@ void reserve_ops(Location& l, std::size_t n) {
   reserve_huge(l.op_request, n);
 }
 
-// Most MPI calls are three records (Enter, one MPI record, Leave), so a third of the events
-// for calls and a third for ops is the usual fit; call-only streams (at most half calls) and
-// collective-heavy ones (four records per call) stay within a quarter of it.
 void reserve_for_events(Location& l, std::uint64_t events) {
-  const std::size_t third = static_cast<std::size_t>(events / 3) + 16;
-  reserve_calls(l, third);
-  reserve_ops(l, third);
+  reserve_calls(l, static_cast<std::size_t>(events / 2) + 16);
+  reserve_ops(l, static_cast<std::size_t>(events) + 16);
 }
 
 struct OpFields {
