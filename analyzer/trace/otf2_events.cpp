@@ -44,6 +44,25 @@ void reserve_ops(Location& l, std::size_t n) {
   reserve_huge(l.op_request, n);
 }
 
+// After reading: the unused reserve goes back (see release_unused_capacity).
+void release_unused_reserve(const Location& l) {
+  release_unused_capacity(l.call_enter);
+  release_unused_capacity(l.call_leave);
+  release_unused_capacity(l.call_region);
+  release_unused_capacity(l.call_callsite);
+  release_unused_capacity(l.call_first_op);
+  release_unused_capacity(l.op_kind);
+  release_unused_capacity(l.op_coll);
+  release_unused_capacity(l.op_time);
+  release_unused_capacity(l.op_call);
+  release_unused_capacity(l.op_peer);
+  release_unused_capacity(l.op_comm);
+  release_unused_capacity(l.op_tag);
+  release_unused_capacity(l.op_bytes);
+  release_unused_capacity(l.op_bytes_received);
+  release_unused_capacity(l.op_request);
+}
+
 void reserve_for_events(Location& l, std::uint64_t events) {
   reserve_calls(l, static_cast<std::size_t>(events / 2) + 16);
   reserve_ops(l, static_cast<std::size_t>(events) + 16);
@@ -461,6 +480,7 @@ LocationReport load_location_events(const EventLoadContext& context, const Strea
   }
   OTF2_Reader_CloseEvtReader(context.reader, events);
   if (loader.error) std::rethrow_exception(loader.error);
+  release_unused_reserve(loc);
 
   if (loader.cut_short) {
     report.events = limits.last_record;  // the interrupting record was not used

@@ -20,9 +20,7 @@ SCALE=${2:-100}
 REPEAT=${REPEAT:-3}
 LIB="$BUILD/wrappers/libcollwrap.so"
 ANALYZER="$BUILD/analyzer/command/analyzer"
-for f in "$LIB" "$ANALYZER"; do
-  [ -e "$f" ] || { echo "run_real_archives.sh: $f not found; build first" >&2; exit 2; }
-done
+[ -e "$ANALYZER" ] || { echo "run_real_archives.sh: $ANALYZER not found; build first" >&2; exit 2; }
 for tool in mpicc mpirun otf2-print /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "run_real_archives.sh: $tool not found" >&2; exit 2; }
 done
@@ -54,6 +52,7 @@ echo "$PROGRAMS" | while read -r name ranks full; do
   exe="$WORK/$name"
   archive="$WORK/$name-trace-$iterations"
   if [ ! -e "$archive/traces.otf2" ]; then
+    [ -e "$LIB" ] || { echo "run_real_archives.sh: $LIB not found; build first" >&2; exit 2; }
     mpicc -O2 -g -o "$exe" "$HERE/programs/$name.c"
     rm -rf "$archive"
     # mpirun would read the rest of this loop's input: give it none.
