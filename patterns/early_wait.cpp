@@ -46,7 +46,7 @@ std::optional<WaitedRequest> waited_request(const RuleContext& context, std::uin
   if (kind == OpKind::Irecv) {
     const Message* m = message_of(context.matching, loc, op);
     if (m == nullptr) return std::nullopt;
-    return WaitedRequest{receive_post_call(trace, *m), send_call(trace, *m),
+    return WaitedRequest{receive_post_call(trace, context.matching, *m), send_call(trace, *m),
                          rank_of(trace, m->send.loc)};
   }
   if (kind == OpKind::IsendComplete) {
@@ -54,7 +54,7 @@ std::optional<WaitedRequest> waited_request(const RuleContext& context, std::uin
     const Message* m = isend == kNone ? nullptr : message_of(context.matching, loc, isend);
     // Only sends that need the receiver: an eager or buffered send completes by itself.
     if (m == nullptr || !send_waits_for_receiver(context, *m)) return std::nullopt;
-    return WaitedRequest{send_call(trace, *m), receive_post_call(trace, *m),
+    return WaitedRequest{send_call(trace, *m), receive_post_call(trace, context.matching, *m),
                          rank_of(trace, m->recv.loc)};
   }
   return std::nullopt;

@@ -41,8 +41,8 @@ CallView send_call(const Trace& trace, const Message& m) {
   return call_holding(trace, m.send);
 }
 
-CallView receive_post_call(const Trace& trace, const Message& m) {
-  return call_holding(trace, m.recv_post);
+CallView receive_post_call(const Trace& trace, const Matching& matching, const Message& m) {
+  return call_holding(trace, recv_post(matching, m));
 }
 
 CallView receive_completion_call(const Trace& trace, const Message& m) {

@@ -27,7 +27,7 @@ bool send_waits_for_receiver(const RuleContext& context, const Message& m);
 // Enter of the call that started the send (MPI_Send, MPI_Isend, MPI_Start, …).
 CallView send_call(const Trace& trace, const Message& m);
 // The call that posted the receive (MPI_Recv, MPI_Irecv, MPI_Start, …).
-CallView receive_post_call(const Trace& trace, const Message& m);
+CallView receive_post_call(const Trace& trace, const Matching& matching, const Message& m);
 // The call that completed the receive (MPI_Recv, MPI_Sendrecv, MPI_Wait*, MPI_Test*).
 CallView receive_completion_call(const Trace& trace, const Message& m);
 

@@ -58,7 +58,7 @@ void find_late_receiver(const RuleContext& context, InstanceSink& sink) {
       for (const std::uint32_t op : ops_of_call(trace, loc, call)) {
         const Message* m = blocking_send_message(context, loc, op, blocked.cls());
         if (m == nullptr || !send_waits_for_receiver(context, *m)) continue;
-        const CallView post = receive_post_call(trace, *m);
+        const CallView post = receive_post_call(trace, context.matching, *m);
         if (!post.valid()) continue;
         worst.add(idle_until(post.enter, blocked), rank_of(trace, m->recv.loc),
                   {.send_mode = send_mode(trace, *m)});

@@ -93,6 +93,7 @@ int run(const collwrap::CommandLine& cl) {
   // recounts the violations the patterns will see.
   if (cl.clock_repair && collwrap::repair_clocks(trace, matching).passes > 0)
     matching = collwrap::match_trace(trace);
+  trace.release_request_ids();
   progress->phase("patterns");
   collwrap::AnalysisResult result =
       collwrap::analyze_trace(trace, matching, {cl.rules, cl.patterns, 3, cl.causes});

@@ -14,4 +14,15 @@ Matching match_trace(const Trace& trace) {
   return matching;
 }
 
+OpRef send_done(const Trace& trace, const Matching& matching, const Message& m) {
+  if (trace.locations[m.send.loc].op_kind[m.send.op] == OpKind::Send) return m.send;
+  const std::uint32_t done = matching.request_partner[m.send.loc][m.send.op];
+  return done == kNone ? OpRef{} : OpRef{m.send.loc, done};
+}
+
+OpRef recv_post(const Matching& matching, const Message& m) {
+  const std::uint32_t post = matching.request_partner[m.recv.loc][m.recv.op];
+  return post == kNone ? m.recv : OpRef{m.recv.loc, post};
+}
+
 }  // namespace collwrap

@@ -19,12 +19,12 @@ struct OpRef {
 
 // One point-to-point message. Matched per (communicator, sender, receiver, tag) in MPI's
 // non-overtaking order: the n-th send with that key goes to the n-th receive (in posting
-// order) whose recorded actual source and tag are that key.
+// order) whose recorded actual source and tag are that key. The ops that completed the send
+// and posted the receive follow from Matching::request_partner (send_done, recv_post below):
+// there is one Message per message of the trace, so it holds only what cannot be derived.
 struct Message {
-  OpRef send;       // Send or Isend op (the call holding it started the send)
-  OpRef send_done;  // IsendComplete op for nonblocking sends; == send for blocking ones
-  OpRef recv_post;  // IrecvRequest op for nonblocking receives; == recv for blocking ones
-  OpRef recv;       // Recv or Irecv op (the call holding it completed the receive)
+  OpRef send;  // Send or Isend op (the call holding it started the send)
+  OpRef recv;  // Recv or Irecv op (the call holding it completed the receive)
 };
 
 // One collective operation instance: the n-th collective on a communicator, across all of
@@ -74,5 +74,13 @@ struct Matching {
 };
 
 Matching match_trace(const Trace& trace);
+
+// The op that completed a message's send: the IsendComplete of a nonblocking send (invalid if
+// it never completed), the send itself for a blocking one.
+OpRef send_done(const Trace& trace, const Matching& matching, const Message& m);
+
+// The op that posted a message's receive: the IrecvRequest of a nonblocking receive (the
+// Irecv itself when its request was not recorded), the receive itself for a blocking one.
+OpRef recv_post(const Matching& matching, const Message& m);
 
 }  // namespace collwrap

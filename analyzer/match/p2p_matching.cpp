@@ -158,10 +158,7 @@ void match_messages(const Trace& trace, Matching& m) {
       const auto index = static_cast<std::uint32_t>(m.messages.size());
       m.message_of_op[send.loc][send.op] = index;
       m.message_of_op[recv.loc][recv.op] = index;
-      m.messages.push_back({{send.loc, send.op},
-                            send.other == kNone ? OpRef{} : OpRef{send.loc, send.other},
-                            {recv.loc, recv.other},
-                            {recv.loc, recv.op}});
+      m.messages.push_back({{send.loc, send.op}, {recv.loc, recv.op}});
     }
   }
   m.counts.messages = m.messages.size();

@@ -24,8 +24,8 @@ void for_each_gate(const Trace& trace, const Matching& matching, const ReplayGra
     const std::uint32_t recv = call_of(trace, graph, m.recv);
     if (send != kNone && recv != kNone && send != recv) add(recv, send);
     if (synchronous_send(trace, m.send)) {
-      const std::uint32_t done = call_of(trace, graph, m.send_done);
-      const std::uint32_t post = call_of(trace, graph, m.recv_post);
+      const std::uint32_t done = call_of(trace, graph, send_done(trace, matching, m));
+      const std::uint32_t post = call_of(trace, graph, recv_post(matching, m));
       if (done != kNone && post != kNone && done != post) add(done, post);
     }
   }

@@ -25,6 +25,19 @@ void advise_huge_pages(const std::vector<T>& column) {
   if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 }
 
+// Gives the pages of the capacity beyond size() back to the system. A column reserved at a
+// generous bound and filled only partly ends inside a huge page it touched: without this, the
+// whole 2 MiB page stays resident for each column. The capacity stays usable (it reads as
+// zeros if written again); only its backing memory goes.
+template <class T>
+void release_unused_capacity(const std::vector<T>& column) {
+  constexpr std::uintptr_t kPage = 4096;
+  const auto begin = reinterpret_cast<std::uintptr_t>(column.data());
+  const std::uintptr_t used = (begin + column.size() * sizeof(T) + kPage - 1) & ~(kPage - 1);
+  const std::uintptr_t end = (begin + column.capacity() * sizeof(T)) & ~(kPage - 1);
+  if (end > used) madvise(reinterpret_cast<void*>(used), end - used, MADV_DONTNEED);
+}
+
 // reserve(n), then the hint.
 template <class T>
 void reserve_huge(std::vector<T>& v, std::size_t n) {

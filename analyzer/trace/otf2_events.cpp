@@ -12,9 +12,12 @@ namespace collwrap {
 namespace {
 
 // --- column storage ---------------------------------------------------------------------
-// std::vector doubles its capacity when full, which can leave a column with nearly as much
-// slack as content. Columns are sized from the location's event count instead and, when that
-// estimate is short, grow by a quarter: a few more copies, much less peak memory.
+// Columns are reserved once, at the most the location's declared event count allows: every
+// call is at least two events (Enter, Leave) and every op one. Growing them instead (copying
+// each column into a larger one) held old and new copies at once and made the reading peak
+// half again the trace's size. Reserved pages that are never written are never faulted in,
+// so the generous bound costs address space, not resident memory. Should the declared count
+// be short (a damaged archive), columns grow by a quarter.
 
 std::size_t grown(std::size_t size) {
   return size + size / 4 + 1024;
@@ -41,13 +44,28 @@ void reserve_ops(Location& l, std::size_t n) {
   reserve_huge(l.op_request, n);
 }
 
-// Most MPI calls are three records (Enter, one MPI record, Leave), so a third of the events
-// for calls and a third for ops is the usual fit; call-only streams (at most half calls) and
-// collective-heavy ones (four records per call) stay within a quarter of it.
+// After reading: the unused reserve goes back (see release_unused_capacity).
+void release_unused_reserve(const Location& l) {
+  release_unused_capacity(l.call_enter);
+  release_unused_capacity(l.call_leave);
+  release_unused_capacity(l.call_region);
+  release_unused_capacity(l.call_callsite);
+  release_unused_capacity(l.call_first_op);
+  release_unused_capacity(l.op_kind);
+  release_unused_capacity(l.op_coll);
+  release_unused_capacity(l.op_time);
+  release_unused_capacity(l.op_call);
+  release_unused_capacity(l.op_peer);
+  release_unused_capacity(l.op_comm);
+  release_unused_capacity(l.op_tag);
+  release_unused_capacity(l.op_bytes);
+  release_unused_capacity(l.op_bytes_received);
+  release_unused_capacity(l.op_request);
+}
+
 void reserve_for_events(Location& l, std::uint64_t events) {
-  const std::size_t third = static_cast<std::size_t>(events / 3) + 16;
-  reserve_calls(l, third);
-  reserve_ops(l, third);
+  reserve_calls(l, static_cast<std::size_t>(events / 2) + 16);
+  reserve_ops(l, static_cast<std::size_t>(events) + 16);
 }
 
 struct OpFields {
@@ -462,6 +480,7 @@ LocationReport load_location_events(const EventLoadContext& context, const Strea
   }
   OTF2_Reader_CloseEvtReader(context.reader, events);
   if (loader.error) std::rethrow_exception(loader.error);
+  release_unused_reserve(loc);
 
   if (loader.cut_short) {
     report.events = limits.last_record;  // the interrupting record was not used

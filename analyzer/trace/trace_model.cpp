@@ -10,4 +10,8 @@ void Trace::finish_indexes() {
   }
 }
 
+void Trace::release_request_ids() {
+  for (Location& l : locations) std::vector<std::uint64_t>().swap(l.op_request);
+}
+
 }  // namespace collwrap

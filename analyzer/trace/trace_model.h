@@ -23,7 +23,8 @@ namespace collwrap {
 using TimeNs = std::int64_t;
 inline constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 // No world rank (a peer or root that is undefined or cannot be translated). The tracer's
-// records use OTF2's undefined value instead (the tracer's kUndefinedRank); the reader maps it to this.
+// records use OTF2's undefined value instead (the tracer's kUndefinedRank); the reader maps it to
+// this.
 inline constexpr std::int32_t kNoWorldRank = -1;
 
 // What the analyzer needs to know about an MPI function, derived from its region name.
@@ -172,7 +173,7 @@ struct Location {
   std::vector<std::int32_t> op_tag;
   std::vector<std::uint64_t> op_bytes;           // bytes sent (p2p: message size)
   std::vector<std::uint64_t> op_bytes_received;  // collectives only, else 0
-  std::vector<std::uint64_t> op_request;         // request id, or 0
+  std::vector<std::uint64_t> op_request;         // request id, or 0; see release_request_ids
 
   std::size_t calls() const { return call_enter.size(); }
   std::size_t ops() const { return op_kind.size(); }
@@ -211,6 +212,11 @@ struct Trace {
   // Location index of (rank, thread 0), or kNone. Built by finish_indexes().
   std::vector<std::uint32_t> rank_main_location;
   void finish_indexes();
+
+  // Request ids serve only to pair each nonblocking operation with its completion; once the
+  // final matching holds those pairs (Matching::request_partner), the analysis frees them,
+  // 8 bytes per op. op_request is empty afterwards.
+  void release_request_ids();
 };
 
 }  // namespace collwrap
