@@ -23,7 +23,8 @@ namespace collwrap {
 using TimeNs = std::int64_t;
 inline constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 // No world rank (a peer or root that is undefined or cannot be translated). The tracer's
-// records use OTF2's undefined value instead (the tracer's kUndefinedRank); the reader maps it to this.
+// records use OTF2's undefined value instead (the tracer's kUndefinedRank); the reader maps it to
+// this.
 inline constexpr std::int32_t kNoWorldRank = -1;
 
 // What the analyzer needs to know about an MPI function, derived from its region name.
@@ -148,6 +149,12 @@ constexpr CollFamily collective_family(CollOp op) {
   }
 }
 
+// A call of MPI_Pcontrol and its level (the Enter's PcontrolLevel attribute).
+struct PcontrolCall {
+  std::uint32_t call = kNone;  // index of the call on its location
+  std::int32_t level = 0;
+};
+
 struct Location {
   std::int32_t rank = 0;      // MPI_COMM_WORLD rank
   std::int32_t thread = 0;    // 0 = the thread that called MPI_Init
@@ -161,6 +168,7 @@ struct Location {
   std::vector<std::uint32_t> call_region;    // index into Trace::regions
   std::vector<std::uint32_t> call_callsite;  // index into Trace::callsites, or kNone
   std::vector<std::uint32_t> call_first_op{0};
+  std::vector<PcontrolCall> pcontrol;  // rare, so kept apart from the per-call columns
 
   // Ops, in record order.
   std::vector<OpKind> op_kind;
