@@ -11,14 +11,14 @@
 #include <utility>
 #include <vector>
 
-#include "finding.h"
 #include "cause_result.h"
+#include "finding.h"
 
 namespace collwrap {
 
 // Version of the JSON report layout (share/schema/report.schema.json). Bump the major number
 // when a field changes meaning or disappears, the minor one when fields are added.
-inline constexpr const char* kReportSchemaVersion = "1.3";
+inline constexpr const char* kReportSchemaVersion = "1.4";
 
 struct RankSummary {
   std::int32_t rank = 0;

@@ -25,6 +25,19 @@ Json segment_json(const SegmentDescription& s) {
           {"start_mpi_function", s.start_mpi_function}};
 }
 
+Json caused_waits_json(const std::vector<CausedWait>& waits) {
+  Json list = Json::array();
+  for (const CausedWait& w : waits)
+    list.push_back({{"rank", w.rank},
+                    {"thread", w.thread},
+                    {"file", null_if_empty(w.file)},
+                    {"line", null_if_zero(w.line)},
+                    {"function", null_if_empty(w.function)},
+                    {"short_term_cost_s", w.short_term_cost_s},
+                    {"long_term_cost_s", w.long_term_cost_s}});
+  return list;
+}
+
 Json root_causes_json(const std::vector<RootCause>& causes) {
   Json list = Json::array();
   for (const RootCause& r : causes)
@@ -37,7 +50,8 @@ Json root_causes_json(const std::vector<RootCause>& causes) {
                     {"short_term_cost_s", r.short_term_cost_s},
                     {"long_term_cost_s", r.long_term_cost_s},
                     {"gain_s", optional_json(r.gain_s)},
-                    {"gain_percent", optional_json(r.gain_percent)}});
+                    {"gain_percent", optional_json(r.gain_percent)},
+                    {"caused_waits", caused_waits_json(r.caused_waits)}});
   return list;
 }
 

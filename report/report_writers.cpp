@@ -40,7 +40,8 @@ constexpr std::array kWriters =
                    return TimelineCounts{};
                  }},
             {.option = "--sarif",
-             .help = "write the findings as a SARIF 2.1.0 log to FILE",
+             .help = "write the findings and the root causes as a SARIF 2.1.0\n"
+                     "log to FILE",
              .name = "SARIF log",
              .stream =
                  [](const ReportInput& in, std::ostream& out) {

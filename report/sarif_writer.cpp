@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "sarif_causes.h"
+
 namespace collwrap {
 namespace {
 
@@ -28,9 +30,7 @@ int rule_index(const std::vector<PatternTotal>& patterns, const std::string& id)
 }
 
 Json location_json(const Finding& f) {
-  Json physical = {{"artifactLocation", {{"uri", file_uri(f.file)}}}};
-  if (f.line > 0) physical["region"] = {{"startLine", f.line}};
-  Json location = {{"physicalLocation", physical}};
+  Json location = {{"physicalLocation", physical_location_json(f.file, f.line)}};
   if (!f.function.empty())
     location["logicalLocations"] = Json::array({{{"name", f.function}, {"kind", "function"}}});
   return location;
@@ -77,12 +77,23 @@ std::string file_uri(std::string_view path) {
   return uri;
 }
 
+nlohmann::ordered_json physical_location_json(const std::string& file, std::uint32_t line) {
+  Json physical = {{"artifactLocation", {{"uri", file_uri(file)}}}};
+  if (line > 0) physical["region"] = {{"startLine", line}};
+  return physical;
+}
+
 nlohmann::ordered_json sarif_json(const AnalysisResult& result) {
   const std::vector<PatternTotal>& patterns = result.summary.patterns;
   Json results = Json::array();
   for (const Finding& f : result.findings) results.push_back(result_json(f, patterns));
-  Json driver = {
-      {"name", "collwrap"}, {"version", result.tool_version}, {"rules", rules_json(patterns)}};
+  Json rules = rules_json(patterns);
+  if (result.causes) {
+    for (Json& r : root_cause_results_json(*result.causes, static_cast<int>(rules.size())))
+      results.push_back(std::move(r));
+    rules.push_back(root_cause_rule_json());
+  }
+  Json driver = {{"name", "collwrap"}, {"version", result.tool_version}, {"rules", rules}};
   Json run = {{"tool", {{"driver", driver}}},
               {"results", results},
               {"properties", {{"trace", result.trace.path}, {"program", result.trace.program}}}};

@@ -6,6 +6,7 @@
 #include <concepts>
 #include <ctime>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <thread>
 
@@ -90,6 +91,9 @@ class Writer {
                               SQLITE_TRANSIENT));
     }
     void bind(int column, double value) { check(sqlite3_bind_double(stmt_, column, value)); }
+    void bind(int column, const std::optional<double>& value) {
+      check(value ? sqlite3_bind_double(stmt_, column, *value) : sqlite3_bind_null(stmt_, column));
+    }
     template <std::integral Int>
     void bind(int column, Int value) {
       check(sqlite3_bind_int64(stmt_, column, static_cast<sqlite3_int64>(value)));
@@ -149,19 +153,32 @@ void insert_ranks(const Writer& w, std::int64_t run_id, const AnalysisResult& r)
     rank.row(run_id, s.rank, s.node, s.threads, s.time_s, s.mpi_time_s);
 }
 
+// Inserts a call site unless present; gives its id either way.
+class CallSites {
+ public:
+  explicit CallSites(const Writer& w)
+      : site_(w,
+              "INSERT INTO call_sites (file, line, function) VALUES (?, ?, ?)"
+              // The no-op update makes RETURNING give the id of a call site that exists.
+              " ON CONFLICT (file, line, function) DO UPDATE SET line = excluded.line"
+              " RETURNING call_site_id") {}
+  std::int64_t id(const std::string& file, std::uint32_t line, const std::string& function) {
+    return site_.row_id(file, line, function);
+  }
+
+ private:
+  Writer::Statement site_;
+};
+
 void insert_findings(const Writer& w, std::int64_t run_id, const AnalysisResult& r) {
-  // The no-op update makes RETURNING give the id of a call site that already exists.
-  Writer::Statement site(w,
-                         "INSERT INTO call_sites (file, line, function) VALUES (?, ?, ?)"
-                         " ON CONFLICT (file, line, function) DO UPDATE SET line = excluded.line"
-                         " RETURNING call_site_id");
+  CallSites site(w);
   Writer::Statement finding(
       w,
       "INSERT INTO findings (run_id, pattern, rank, thread, call_site_id, mpi_function, peers,"
       " occurrences, wait_time_s, max_wait_s, comment, recommendation)"
       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   for (const Finding& f : r.findings) {
-    const std::int64_t site_id = site.row_id(f.file, f.line, f.function);
+    const std::int64_t site_id = site.id(f.file, f.line, f.function);
     finding.row(run_id, f.pattern, f.rank, f.thread, site_id, f.mpi_function, peer_list(f.peers),
                 f.occurrences, f.wait_time_s, f.max_wait_s, f.comment, f.recommendation);
   }
@@ -196,6 +213,69 @@ void insert_operation_stats(const Writer& w, std::int64_t run_id, const Analysis
            o.max_s, o.percent_of_mpi_time);
 }
 
+void insert_root_causes(const Writer& w, std::int64_t run_id, const CauseAnalysis& c) {
+  CallSites site(w);
+  Writer::Statement cause(
+      w,
+      "INSERT INTO root_causes (run_id, position, rank, thread, call_site_id, mpi_function,"
+      " start_call_site_id, start_mpi_function, occurrences, segment_time_s, others_mean_time_s,"
+      " short_term_cost_s, long_term_cost_s, gain_s, gain_percent)"
+      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  Writer::Statement caused(w,
+                           "INSERT INTO caused_waits (run_id, position, rank, thread, call_site_id,"
+                           " short_term_cost_s, long_term_cost_s) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  std::int64_t position = 0;
+  for (const RootCause& r : c.root_causes) {
+    const SegmentDescription& s = r.segment;
+    ++position;
+    cause.row(run_id, position, r.rank, r.thread, site.id(s.file, s.line, s.function),
+              s.mpi_function, site.id(s.start_file, s.start_line, ""), s.start_mpi_function,
+              r.occurrences, r.segment_time_s, r.others_mean_time_s, r.short_term_cost_s,
+              r.long_term_cost_s, r.gain_s, r.gain_percent);
+    for (const CausedWait& v : r.caused_waits)
+      caused.row(run_id, position, v.rank, v.thread, site.id(v.file, v.line, v.function),
+                 v.short_term_cost_s, v.long_term_cost_s);
+  }
+}
+
+void insert_critical_path(const Writer& w, std::int64_t run_id, const CauseAnalysis& c) {
+  const CriticalPathSummary& p = c.critical_path;
+  Writer::Statement path(w,
+                         "INSERT INTO critical_paths (run_id, length_s, hops, compute_s, mpi_s,"
+                         " waits, total_wait_s, residual_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  path.row(run_id, p.length_s, p.hops, p.compute_s, p.mpi_s, c.delay.waits, c.delay.total_wait_s,
+           c.delay.residual_s);
+  CallSites site(w);
+  Writer::Statement share(
+      w,
+      "INSERT INTO critical_path_shares (run_id, kind, position, call_site_id, mpi_function,"
+      " time_s, share, mean_per_rank_s, imbalance_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  std::int64_t position = 0;
+  for (const CriticalPathSegment& s : p.segments)
+    share.row(run_id, std::string("segment"), ++position,
+              site.id(s.segment.file, s.segment.line, s.segment.function), s.segment.mpi_function,
+              s.time_s, s.share, std::optional<double>(s.mean_per_rank_s),
+              std::optional<double>(s.imbalance_s));
+  position = 0;
+  for (const CriticalPathCallSite& s : p.call_sites)
+    share.row(run_id, std::string("mpi_call"), ++position, site.id(s.file, s.line, ""),
+              s.mpi_function, s.time_s, s.share, std::optional<double>(), std::optional<double>());
+}
+
+void insert_pop(const Writer& w, std::int64_t run_id, const PopEfficiencies& p) {
+  Writer::Statement pop(
+      w,
+      "INSERT INTO pop_efficiencies (run_id, region, runtime_s, ideal_runtime_s, mean_useful_s,"
+      " max_useful_s, load_balance, communication_efficiency, serialization_efficiency,"
+      " transfer_efficiency, parallel_efficiency) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  pop.row(run_id, p.region, p.runtime_s, p.ideal_runtime_s, p.mean_useful_s, p.max_useful_s,
+          p.load_balance, p.communication_efficiency, p.serialization_efficiency,
+          p.transfer_efficiency, p.parallel_efficiency);
+  Writer::Statement rank(
+      w, "INSERT INTO pop_ranks (run_id, rank, useful_s, mpi_s) VALUES (?, ?, ?, ?)");
+  for (const PopRank& r : p.ranks) rank.row(run_id, r.rank, r.useful_s, r.mpi_s);
+}
+
 }  // namespace
 
 std::int64_t append_run_to_database(const AnalysisResult& result, const std::string& path) {
@@ -227,6 +307,11 @@ std::int64_t append_run_to_database(const AnalysisResult& result, const std::str
     insert_pattern_totals(w, run_id, result);
     insert_comm_matrix(w, run_id, result);
     insert_operation_stats(w, run_id, result);
+    if (result.causes) {
+      insert_root_causes(w, run_id, *result.causes);
+      insert_critical_path(w, run_id, *result.causes);
+      insert_pop(w, run_id, result.causes->pop);
+    }
     w.exec("COMMIT", "commit the run");
     return run_id;
   } catch (...) {

@@ -290,9 +290,12 @@ void resolve_callsites(const RawDefinitions& raw, Trace& trace, Definitions& def
     defs.callsite.set(c.ref, static_cast<std::uint32_t>(trace.callsites.size()));
     trace.callsites.push_back(std::move(site));
   }
-  for (const auto& a : raw.attributes)
+  for (const auto& a : raw.attributes) {
     if (a.type == OTF2_TYPE_CALLING_CONTEXT && raw.string(a.name) == "CallSite")
       defs.callsite_attribute = a.ref;
+    if (a.type == OTF2_TYPE_INT32 && raw.string(a.name) == "PcontrolLevel")
+      defs.pcontrol_level_attribute = a.ref;
+  }
 }
 
 // A COMM_GROUP's members are positions in the COMM_LOCATIONS group, i.e. world ranks.

@@ -128,6 +128,8 @@ class EventLoader {
     l.call_region.push_back(region);
     l.call_callsite.push_back(callsite(attributes, region));
     l.call_first_op.push_back(static_cast<std::uint32_t>(l.ops()));
+    if (std::int32_t level; pcontrol_level(attributes, level))
+      l.pcontrol.push_back({open_call_, level});
   }
 
   void leave(OTF2_TimeStamp t, OTF2_RegionRef ref) {
@@ -247,6 +249,14 @@ class EventLoader {
       last_site_[region] = ctx_.defs.callsite[context];
     }
     return last_site_[region];
+  }
+
+  // The PcontrolLevel attribute of an Enter of MPI_Pcontrol, when it has one.
+  bool pcontrol_level(OTF2_AttributeList* attributes, std::int32_t& level) const {
+    const OTF2_AttributeRef ref = ctx_.defs.pcontrol_level_attribute;
+    return attributes && ref != OTF2_UNDEFINED_ATTRIBUTE &&
+           OTF2_AttributeList_TestAttributeByID(attributes, ref) &&
+           OTF2_AttributeList_GetInt32(attributes, ref, &level) == OTF2_SUCCESS;
   }
 
   const EventLoadContext& ctx_;

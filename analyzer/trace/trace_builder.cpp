@@ -59,6 +59,10 @@ CallRef TraceBuilder::call(int rank, const std::string& function, TimeNs enter, 
   return {li, static_cast<std::uint32_t>(l.calls() - 1)};
 }
 
+void TraceBuilder::pcontrol_level(CallRef c, std::int32_t level) {
+  loc(c).pcontrol.push_back({c.call, level});
+}
+
 std::uint32_t TraceBuilder::add_op(CallRef c, OpKind kind, TimeNs time) {
   Location& l = loc(c);
   if (c.call + 1 != l.calls())

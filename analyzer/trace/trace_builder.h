@@ -48,6 +48,10 @@ class TraceBuilder {
                              int root = kNoWorldRank, std::uint64_t sent = 0,
                              std::uint64_t received = 0);
 
+  // Marks call `c` (an MPI_Pcontrol) as carrying `level`, as the reader does from the Enter's
+  // PcontrolLevel attribute.
+  void pcontrol_level(CallRef c, std::int32_t level);
+
   Trace finish();
 
  private:

@@ -149,6 +149,12 @@ constexpr CollFamily collective_family(CollOp op) {
   }
 }
 
+// A call of MPI_Pcontrol and its level (the Enter's PcontrolLevel attribute).
+struct PcontrolCall {
+  std::uint32_t call = kNone;  // index of the call on its location
+  std::int32_t level = 0;
+};
+
 struct Location {
   std::int32_t rank = 0;      // MPI_COMM_WORLD rank
   std::int32_t thread = 0;    // 0 = the thread that called MPI_Init
@@ -162,6 +168,7 @@ struct Location {
   std::vector<std::uint32_t> call_region;    // index into Trace::regions
   std::vector<std::uint32_t> call_callsite;  // index into Trace::callsites, or kNone
   std::vector<std::uint32_t> call_first_op{0};
+  std::vector<PcontrolCall> pcontrol;  // rare, so kept apart from the per-call columns
 
   // Ops, in record order.
   std::vector<OpKind> op_kind;

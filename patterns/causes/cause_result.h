@@ -21,6 +21,17 @@ struct SegmentDescription {
   std::string start_mpi_function;  // "start" for the first segment of a location
 };
 
+// The waits at one call site on one location that a root cause was charged for.
+struct CausedWait {
+  std::int32_t rank = 0;
+  std::int32_t thread = 0;
+  std::string file;  // empty when no call site was recorded
+  std::uint32_t line = 0;
+  std::string function;
+  double short_term_cost_s = 0;  // of the cause's short-term cost
+  double long_term_cost_s = 0;   // of its long-term cost: where the propagated waiting started
+};
+
 // The compute segments that end at one call site on one location and made others wait (their
 // start is that of the first such segment).
 struct RootCause {
@@ -36,6 +47,7 @@ struct RootCause {
   // gain_s. Unset when no other rank runs the segment, or beyond the estimated causes.
   std::optional<double> gain_s;
   std::optional<double> gain_percent;
+  std::vector<CausedWait> caused_waits;  // largest cost first, at most 5
 };
 
 struct DelaySummary {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "flat_map.h"
+
 namespace collwrap {
 namespace {
 
@@ -25,6 +27,20 @@ bool communicates_with(const Location& l, std::uint32_t call, std::int32_t rank)
   return false;
 }
 
+struct ChargeKey {
+  std::uint64_t segment = 0, wait = 0;  // (location << 32) | segment type, | call site
+  bool operator==(const ChargeKey&) const = default;
+};
+struct ChargeKeyHash {
+  std::uint64_t operator()(const ChargeKey& k) const {
+    return mix_bits(k.segment ^ mix_bits(k.wait));
+  }
+};
+
+std::uint64_t pair_key(std::uint32_t high, std::uint32_t low) {
+  return (static_cast<std::uint64_t>(high) << 32) | low;
+}
+
 class DelayAnalysis {
  public:
   DelayAnalysis(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types,
@@ -33,6 +49,8 @@ class DelayAnalysis {
     costs_.short_term.assign(graph.calls(), 0);
     costs_.long_term.assign(graph.calls(), 0);
     propagated_.assign(graph.calls(), 0);
+    origin_.assign(graph.calls(), kNone);
+    origin_share_.assign(graph.calls(), 0);
     excess_.assign(types.types(), 0);
     delayer_time_.assign(types.types(), 0);
     seen_.assign(types.types(), 0);
@@ -109,18 +127,38 @@ class DelayAnalysis {
                              static_cast<double>(delayer_time_[t]);
         costs_.short_term[d] += direct * share;
         costs_.long_term[d] += propagated * share;
+        charge(d, w, direct * share, 0);
+        if (propagated > 0) charge(d, origin_[w], 0, propagated * share);
       }
       if (wait_excess > 0) {
         const double passed_on = (direct + propagated) * wait_excess / total_excess;
         for (std::uint32_t d = d0; d < s; ++d)
-          if (const TimeNs waited = times_.wait(d); waited > 0)
-            propagated_[d] +=
+          if (const TimeNs waited = times_.wait(d); waited > 0) {
+            const double part =
                 passed_on * static_cast<double>(waited) / static_cast<double>(delayer_wait);
+            propagated_[d] += part;
+            if (part > origin_share_[d]) {
+              origin_share_[d] = part;
+              origin_[d] = direct >= propagated ? w : origin_[w];
+            }
+          }
       }
     }
     for (const std::uint32_t t : touched_) excess_[t] = delayer_time_[t] = 0;
     touched_.clear();
     ++epoch_;
+  }
+
+  // Adds to the charge of the segment ending at call d for the wait at call w.
+  void charge(std::uint32_t d, std::uint32_t w, double short_term, double long_term) {
+    const std::uint32_t d_loc = graph_.call_loc[d], w_loc = graph_.call_loc[w];
+    const std::uint32_t site = trace_.locations[w_loc].call_callsite[graph_.local(w)];
+    const ChargeKey key{pair_key(d_loc, types_.type_of_call[d]), pair_key(w_loc, site)};
+    const auto next = static_cast<std::uint32_t>(costs_.charges.size());
+    const std::uint32_t index = charge_index_.insert(key, next);
+    if (index == next) costs_.charges.push_back({d_loc, types_.type_of_call[d], w_loc, site, 0, 0});
+    costs_.charges[index].short_term += short_term;
+    costs_.charges[index].long_term += long_term;
   }
 
   void add_excess(std::uint32_t g, TimeNs time) {
@@ -138,8 +176,11 @@ class DelayAnalysis {
   const ReplayTimes& times_;
   const DelayOptions& options_;
   DelayCosts costs_;
-  std::vector<double> propagated_;      // by global call: waiting passed on to it, in ns
-  std::vector<TimeNs> excess_;          // by segment type, for the interval at hand
+  std::vector<double> propagated_;     // by global call: waiting passed on to it, in ns
+  std::vector<std::uint32_t> origin_;  // by global call: the wait its largest part came from
+  std::vector<double> origin_share_;   // by global call: that part, in ns
+  FlatMap<ChargeKey, ChargeKeyHash> charge_index_{64};  // into costs_.charges
+  std::vector<TimeNs> excess_;                          // by segment type, for the interval at hand
   std::vector<TimeNs> delayer_time_;    // by segment type: the delayer's time in the interval
   std::vector<std::uint32_t> touched_;  // segment types to reset
   std::vector<std::uint32_t> seen_;     // by segment type: epoch_ when in touched_

@@ -26,6 +26,15 @@
 
 namespace collwrap {
 
+// The cost one segment type on one location was charged for the waits at one call site on
+// another location: which waits a root cause causes. A long-term cost names the wait where the
+// propagated time started (the larger contributor when several met).
+struct WaitCharge {
+  std::uint32_t segment_loc = 0, segment_type = 0;
+  std::uint32_t wait_loc = 0, wait_site = kNone;  // call site index, or kNone
+  double short_term = 0, long_term = 0;           // ns
+};
+
 struct DelayCosts {
   // By global call id: cost of the compute segment that ends at the call's Enter, in ns.
   std::vector<double> short_term;
@@ -33,6 +42,7 @@ struct DelayCosts {
   double total_wait = 0;  // ns, over all waits
   double residual = 0;    // ns of waiting not attributed to a segment
   std::uint64_t waits = 0;
+  std::vector<WaitCharge> charges;  // one per (segment type and location, wait site and location)
 };
 
 struct DelayOptions {

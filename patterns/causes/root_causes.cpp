@@ -61,7 +61,10 @@ class CauseFinder {
     type_totals();
     std::vector<Candidate> candidates = collect(costs);
     scale_.assign(graph_.calls(), 1.0f);
-    for (const Candidate& c : candidates) result.root_causes.push_back(estimate(c));
+    for (const Candidate& c : candidates) {
+      result.root_causes.push_back(estimate(c));
+      result.root_causes.back().caused_waits = caused_waits(c, costs.charges);
+    }
     std::stable_sort(result.root_causes.begin(), result.root_causes.end(),
                      [](const RootCause& a, const RootCause& b) {
                        const double ga = a.gain_s.value_or(-1), gb = b.gain_s.value_or(-1);
@@ -153,6 +156,40 @@ class CauseFinder {
     cause.gain_percent =
         100.0 * *cause.gain_s / std::max(1e-12, seconds(recorded_.end - trace_.begin));
     return cause;
+  }
+
+  // The wait sites a candidate was charged for, merged over its segment types.
+  std::vector<CausedWait> caused_waits(const Candidate& c,
+                                       const std::vector<WaitCharge>& charges) const {
+    constexpr std::size_t kListed = 5;
+    std::vector<WaitCharge> merged;
+    for (const WaitCharge& w : charges) {
+      if (w.segment_loc != c.loc || end_of_type_[w.segment_type] != c.end) continue;
+      const auto same = std::find_if(merged.begin(), merged.end(), [&](const WaitCharge& m) {
+        return m.wait_loc == w.wait_loc && m.wait_site == w.wait_site;
+      });
+      if (same == merged.end()) {
+        merged.push_back(w);
+      } else {
+        same->short_term += w.short_term;
+        same->long_term += w.long_term;
+      }
+    }
+    const auto cost = [](const WaitCharge& w) { return w.short_term + w.long_term; };
+    std::sort(merged.begin(), merged.end(),
+              [&](const WaitCharge& a, const WaitCharge& b) { return cost(a) > cost(b); });
+    std::vector<CausedWait> waits;
+    for (const WaitCharge& w : merged) {
+      if (waits.size() == kListed || cost(w) < 1.0) break;
+      const Location& l = trace_.locations[w.wait_loc];
+      CausedWait cw{l.rank, l.thread, {}, 0, {}, w.short_term * 1e-9, w.long_term * 1e-9};
+      if (w.wait_site != kNone) {
+        const CallSite& site = trace_.callsites[w.wait_site];
+        cw.file = site.file, cw.line = site.line, cw.function = site.function;
+      }
+      waits.push_back(std::move(cw));
+    }
+    return waits;
   }
 
   WhatIfResult answer(const WhatIfSpec& spec) {

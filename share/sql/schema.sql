@@ -3,7 +3,9 @@
 -- Each analysis appends one row to `runs` and its rows to the other tables, all in one
 -- transaction; nothing is ever updated or deleted, so results of different runs can be
 -- compared with plain SQL (examples next to this file). Times are seconds, ranks are
--- MPI_COMM_WORLD ranks. `PRAGMA user_version` holds the schema version (1).
+-- MPI_COMM_WORLD ranks. `PRAGMA user_version` holds the schema version (2; version 2 added
+-- the root-cause, critical-path and POP tables, which stay empty for runs analyzed with
+-- --no-causes).
 
 CREATE TABLE IF NOT EXISTS runs (
   run_id           INTEGER PRIMARY KEY,
@@ -99,4 +101,90 @@ CREATE TABLE IF NOT EXISTS operation_stats (
   max_s               REAL    NOT NULL,
   percent_of_mpi_time REAL    NOT NULL,
   PRIMARY KEY (run_id, function, bytes_min)
+);
+
+-- Compute segments on one rank that made other ranks wait (the JSON report's root_causes), in
+-- the report's order: by estimated gain, then by cost. call_site_id is the line to change (the
+-- call that ends the segment), start_call_site_id the call that starts it.
+CREATE TABLE IF NOT EXISTS root_causes (
+  run_id             INTEGER NOT NULL REFERENCES runs (run_id),
+  position           INTEGER NOT NULL,  -- 1 = the first line to change
+  rank               INTEGER NOT NULL,
+  thread             INTEGER NOT NULL,
+  call_site_id       INTEGER NOT NULL REFERENCES call_sites (call_site_id),
+  mpi_function       TEXT    NOT NULL,  -- the call that ends the segment
+  start_call_site_id INTEGER NOT NULL REFERENCES call_sites (call_site_id),
+  start_mpi_function TEXT    NOT NULL,
+  occurrences        INTEGER NOT NULL,
+  segment_time_s     REAL    NOT NULL,
+  others_mean_time_s REAL    NOT NULL,
+  short_term_cost_s  REAL    NOT NULL,  -- waits it caused directly
+  long_term_cost_s   REAL    NOT NULL,  -- waits it caused through other ranks' waits
+  gain_s             REAL,              -- NULL when not estimated
+  gain_percent       REAL,
+  PRIMARY KEY (run_id, position)
+);
+
+-- The waits a root cause was charged for (at most 5 per cause, largest first).
+CREATE TABLE IF NOT EXISTS caused_waits (
+  run_id            INTEGER NOT NULL REFERENCES runs (run_id),
+  position          INTEGER NOT NULL,  -- root_causes.position of the cause
+  rank              INTEGER NOT NULL,  -- the waiting rank
+  thread            INTEGER NOT NULL,
+  call_site_id      INTEGER NOT NULL REFERENCES call_sites (call_site_id),
+  short_term_cost_s REAL    NOT NULL,
+  long_term_cost_s  REAL    NOT NULL   -- propagated waiting that started at this wait
+);
+CREATE INDEX IF NOT EXISTS caused_waits_by_cause ON caused_waits (run_id, position);
+
+-- The critical path of a run (one row), with the delay analysis' balance.
+CREATE TABLE IF NOT EXISTS critical_paths (
+  run_id       INTEGER PRIMARY KEY REFERENCES runs (run_id),
+  length_s     REAL    NOT NULL,
+  hops         INTEGER NOT NULL,  -- changes of location along the path
+  compute_s    REAL    NOT NULL,
+  mpi_s        REAL    NOT NULL,
+  waits        INTEGER NOT NULL,  -- calls that waited for another location
+  total_wait_s REAL    NOT NULL,
+  residual_s   REAL    NOT NULL   -- waiting not attributed to a root cause
+);
+
+-- Time on the critical path per compute segment (kind 'segment', call_site_id ends it) and
+-- per MPI call site (kind 'mpi_call'), largest first; mean_per_rank_s and imbalance_s are NULL
+-- for MPI call sites.
+CREATE TABLE IF NOT EXISTS critical_path_shares (
+  run_id          INTEGER NOT NULL REFERENCES runs (run_id),
+  kind            TEXT    NOT NULL CHECK (kind IN ('segment', 'mpi_call')),
+  position        INTEGER NOT NULL,  -- 1 = the largest of its kind
+  call_site_id    INTEGER NOT NULL REFERENCES call_sites (call_site_id),
+  mpi_function    TEXT    NOT NULL,
+  time_s          REAL    NOT NULL,
+  share           REAL    NOT NULL,  -- of the critical path's length
+  mean_per_rank_s REAL,
+  imbalance_s     REAL,
+  PRIMARY KEY (run_id, kind, position)
+);
+
+-- POP efficiencies of the region of interest (one row per run).
+CREATE TABLE IF NOT EXISTS pop_efficiencies (
+  run_id                   INTEGER PRIMARY KEY REFERENCES runs (run_id),
+  region                   TEXT    NOT NULL,  -- 'MPI_Pcontrol' or 'MPI_Init..MPI_Finalize'
+  runtime_s                REAL    NOT NULL,
+  ideal_runtime_s          REAL    NOT NULL,  -- replayed on an ideal network
+  mean_useful_s            REAL    NOT NULL,
+  max_useful_s             REAL    NOT NULL,
+  load_balance             REAL    NOT NULL,
+  communication_efficiency REAL    NOT NULL,
+  serialization_efficiency REAL    NOT NULL,
+  transfer_efficiency      REAL    NOT NULL,
+  parallel_efficiency      REAL    NOT NULL
+);
+
+-- Useful (non-MPI) and MPI time per rank inside the region of interest.
+CREATE TABLE IF NOT EXISTS pop_ranks (
+  run_id   INTEGER NOT NULL REFERENCES runs (run_id),
+  rank     INTEGER NOT NULL,
+  useful_s REAL    NOT NULL,
+  mpi_s    REAL    NOT NULL,
+  PRIMARY KEY (run_id, rank)
 );

@@ -141,6 +141,23 @@ _add("MPI_Abort", Semantics(body="""
   abort_enter(kRegion, __builtin_return_address(0));
   pmpi(f_comm, f_errorcode, ierror);"""))
 
+# MPI_Pcontrol's level marks the region of interest (level 1 on, 0 off): its Enter carries the
+# level as the PcontrolLevel attribute. Fortran's MPI_PCONTROL(LEVEL) has no IERROR; the
+# library's entry point ignores the extra argument.
+_add("MPI_Pcontrol", Semantics(body="""
+  ThreadRecorder* const r = thread_recorder();
+  if (!r) return PMPI_Pcontrol({level});
+  r->enter_with_level(now(), kRegion, intern_callsite(__builtin_return_address(0)), {level});
+  const int rc = PMPI_Pcontrol({level});
+  r->leave(now(), kRegion);
+  return rc;""", fortran_body="""
+  ThreadRecorder* const r = thread_recorder();
+  if (!r) return pmpi(f_level, ierror);
+  r->enter_with_level(now(), kRegion, intern_callsite(__builtin_return_address(0)),
+                      fortran_int(f_level));
+  pmpi(f_level, ierror);
+  r->leave(now(), kRegion);"""))
+
 # --- Point-to-point ------------------------------------------------------------------------------
 _STATUS = dict(prepare="StatusSlot status_slot({status});", args={"status": "status_slot.get()"})
 

@@ -111,6 +111,8 @@ UnifiedDefinitions unify_definitions(std::span<const LocalDefinitions> ranks,
   g.callsite_name = string("CallSite");
   g.callsite_description = string("source call site of the MPI call");
   g.empty = string("");
+  g.pcontrol_level_name = string("PcontrolLevel");
+  g.pcontrol_level_description = string("level argument of MPI_Pcontrol");
 
   unify_clock(ranks, g, result.warnings);
 

@@ -23,8 +23,9 @@ struct GlobalDefinitions {
     std::uint32_t name;
   };
   std::vector<ParadigmName> paradigms;  // those of the region tables, in their order
-  // Fixed strings: the CallSite attribute's name and description, "".
+  // Fixed strings: the CallSite and PcontrolLevel attributes' names and descriptions, "".
   std::uint32_t callsite_name = 0, callsite_description = 0, empty = 0;
+  std::uint32_t pcontrol_level_name = 0, pcontrol_level_description = 0;
 
   double timer_resolution = 1e9;    // ticks per second
   std::uint64_t global_offset = 0;  // earliest corrected timestamp

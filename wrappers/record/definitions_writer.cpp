@@ -56,6 +56,9 @@ OTF2_ErrorCode write_global_definitions(OTF2_GlobalDefWriter* w, const GlobalDef
   chain << [&] {
     return OTF2_GlobalDefWriter_WriteAttribute(w, kCallSiteAttribute, g.callsite_name,
                                                g.callsite_description, OTF2_TYPE_CALLING_CONTEXT);
+  } << [&] {
+    return OTF2_GlobalDefWriter_WriteAttribute(w, kPcontrolLevelAttribute, g.pcontrol_level_name,
+                                               g.pcontrol_level_description, OTF2_TYPE_INT32);
   };
 
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {

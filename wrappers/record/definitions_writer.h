@@ -11,8 +11,10 @@
 
 namespace collwrap::tracer {
 
-// The one attribute the tracer defines: Enter records carry the MPI call's call site.
+// The attributes the tracer defines: Enter records carry the MPI call's call site, and the
+// Enter of a profiling-control call (MPI_Pcontrol) carries its level.
 inline constexpr OTF2_AttributeRef kCallSiteAttribute = 0;
+inline constexpr OTF2_AttributeRef kPcontrolLevelAttribute = 1;
 
 OTF2_ErrorCode write_global_definitions(OTF2_GlobalDefWriter* writer, const GlobalDefinitions& g);
 

@@ -86,6 +86,9 @@ enum class RmaAtomicType : std::uint8_t {
 class ThreadRecorder {
  public:
   void enter(Ticks t, RegionRef region, CallSiteRef site) noexcept;
+  // The Enter of a profiling-control call (MPI_Pcontrol, shmem_pcontrol): carries the level
+  // argument as the PcontrolLevel attribute (INT32), which marks the region of interest.
+  void enter_with_level(Ticks t, RegionRef region, CallSiteRef site, std::int32_t level) noexcept;
   void leave(Ticks t, RegionRef region) noexcept;
 
   // Message passing (OTF2's Mpi* records; `comm` is a GroupRef).

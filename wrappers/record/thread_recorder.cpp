@@ -34,15 +34,33 @@ static_assert(std::uint8_t(RmaAtomicType::FetchAndAccumulate) ==
 
 }  // namespace
 
+namespace {
+
+// Adds the CallSite attribute when `site` differs from the previous Enter's of `region`;
+// returns whether it did (OTF2 empties the list when it writes the record).
+bool add_callsite(ThreadRecorder::State* state, RegionRef region, CallSiteRef site) noexcept {
+  CallSiteRef& last = state->last_site[region];
+  if (site == last) return false;
+  last = site;
+  OTF2_AttributeList_AddCallingContextRef(state->attributes, kCallSiteAttribute, site);
+  return true;
+}
+
+}  // namespace
+
 void ThreadRecorder::enter(Ticks t, RegionRef region, CallSiteRef site) noexcept {
   record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    OTF2_AttributeList* attributes = nullptr;
-    if (CallSiteRef& last = state->last_site[region]; site != last) {
-      last = site;
-      attributes = state->attributes;
-      OTF2_AttributeList_AddCallingContextRef(attributes, kCallSiteAttribute, site);
-    }
-    return OTF2_EvtWriter_Enter(w, attributes, at, region);
+    const bool site_changed = add_callsite(state, region, site);
+    return OTF2_EvtWriter_Enter(w, site_changed ? state->attributes : nullptr, at, region);
+  });
+}
+
+void ThreadRecorder::enter_with_level(Ticks t, RegionRef region, CallSiteRef site,
+                                      std::int32_t level) noexcept {
+  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
+    add_callsite(state, region, site);
+    OTF2_AttributeList_AddInt32(state->attributes, kPcontrolLevelAttribute, level);
+    return OTF2_EvtWriter_Enter(w, state->attributes, at, region);
   });
 }
 

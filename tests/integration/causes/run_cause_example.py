@@ -7,13 +7,19 @@ the top root cause (the first line to change) must be the compute segment that e
 line on that rank, with short- and long-term costs and the estimated gain near the given
 seconds (the same bounds as the pattern examples: the machine is loaded and oversubscribed).
 
-    @pop load_balance=0.625 serialization_efficiency=1.0 parallel_efficiency=0.625
-the POP efficiencies must be within 5 % of the given values.
+    @pop region=MPI_Pcontrol load_balance=0.625 serialization_efficiency=1.0
+the POP efficiencies must be within 5 % of the given values (the region named exactly).
+
+    @pcontrol 1 0
+on every rank, the Enter records of MPI_Pcontrol, as otf2-print shows them, must carry the
+PcontrolLevel attribute with these levels, in this order.
 
     run_cause_example.py --mpirun M --preload LIB --analyzer A --schema-dir D --source C BINARY
 """
+import collections
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
@@ -22,19 +28,32 @@ import run_pattern_example as common  # noqa: E402
 
 CAUSE = re.compile(r"@cause\s+([^*]*)\*/")
 POP = re.compile(r"@pop\s+(.*)$")
+PCONTROL = re.compile(r"@pcontrol\s+(.*)$")
+LEVEL = re.compile(r'"PcontrolLevel" <\d+>; INT32; (-?\d+)')
 POP_TOLERANCE = 0.05
 
 
+def number_or_text(value):
+    try:
+        return float(value)
+    except ValueError:
+        return value
+
+
 def announced(source):
-    """(line, {key: value}) of the @cause comment or None, {efficiency: value} of @pop."""
-    cause, pop = None, {}
+    """(line, {key: value}) of the @cause comment or None, {efficiency: value} of @pop, the
+    levels of @pcontrol or None."""
+    cause, pop, pcontrol = None, {}, None
     with open(source, encoding="utf-8") as f:
         for number, text in enumerate(f, start=1):
             if m := CAUSE.search(text):
                 cause = (number, dict(kv.split("=", 1) for kv in m.group(1).split()))
             if m := POP.search(text):
-                pop.update({k: float(v) for k, v in (kv.split("=", 1) for kv in m.group(1).split())})
-    return cause, pop
+                pop.update({k: number_or_text(v)
+                            for k, v in (kv.split("=", 1) for kv in m.group(1).split())})
+            if m := PCONTROL.search(text):
+                pcontrol = [int(level) for level in m.group(1).split()]
+    return cause, pop, pcontrol
 
 
 def near(got, expected):
@@ -71,22 +90,46 @@ def check_pop(report, pop):
     failures = []
     for key, expected in pop.items():
         got = report["pop"][key]
-        if abs(got - expected) > POP_TOLERANCE * expected:
+        if isinstance(expected, str):
+            if got != expected:
+                failures.append(f"pop {key} {got!r}, expected {expected!r}")
+            else:
+                print(f"ok: pop {key} {got}")
+        elif abs(got - expected) > POP_TOLERANCE * expected:
             failures.append(f"pop {key} {got:.4f}, expected {expected} within 5 %")
         else:
             print(f"ok: pop {key} {got:.4f} (expected {expected})")
     return failures
 
 
+def check_pcontrol(trace_dir, expected, ranks):
+    """The levels otf2-print shows on each location's MPI_Pcontrol Enter records."""
+    printed = subprocess.run(["otf2-print", os.path.join(trace_dir, "traces.otf2")],
+                             capture_output=True, text=True, check=True).stdout.splitlines()
+    levels = collections.defaultdict(list)
+    for i, line in enumerate(printed):
+        fields = line.split()
+        if fields[:1] == ["ENTER"] and '"MPI_Pcontrol"' in line:
+            m = LEVEL.search(printed[i + 1]) if i + 1 < len(printed) else None
+            levels[fields[1]].append(int(m.group(1)) if m else None)
+    if len(levels) != ranks or any(got != expected for got in levels.values()):
+        return [f"PcontrolLevel per location {dict(levels)}, expected {expected} on {ranks}"]
+    print(f"ok: PcontrolLevel {expected} on {ranks} locations")
+    return []
+
+
 def main():
     args = common.example_arguments().parse_args()
     workdir = tempfile.mkdtemp(prefix="collwrap-" + os.path.basename(args.binary) + "-")
-    report = common.analyze(args, common.trace(args, workdir), workdir)
+    trace_dir = common.trace(args, workdir)
+    report = common.analyze(args, trace_dir, workdir)
     failures = common.schema_failures(report, args.schema_dir)
-    cause, pop = announced(args.source)
+    cause, pop, pcontrol = announced(args.source)
     if cause:
         failures += check_cause(report, args.source, cause)
     failures += check_pop(report, pop)
+    if pcontrol:
+        failures += check_pcontrol(trace_dir, pcontrol, args.np)
     if not cause and not pop:
         failures.append("the example announces nothing to check")
     return common.finish(failures, workdir)

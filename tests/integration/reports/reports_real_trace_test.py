@@ -119,7 +119,8 @@ class ReportsRealTraceTest(unittest.TestCase):
         driver = log["runs"][0]["tool"]["driver"]
         self.assertEqual(driver["name"], "collwrap")
         rule_ids = [r["id"] for r in driver["rules"]]
-        self.assertEqual(rule_ids, [p["pattern"] for p in self.report["summary"]["patterns"]])
+        self.assertEqual(rule_ids, [p["pattern"] for p in self.report["summary"]["patterns"]] +
+                         ["root_cause"])
         for rule in driver["rules"]:
             self.assertTrue(rule["shortDescription"]["text"])
         for result in log["runs"][0]["results"]:
@@ -127,14 +128,22 @@ class ReportsRealTraceTest(unittest.TestCase):
             self.assertEqual(rule_ids[result["ruleIndex"]], result["ruleId"])
             self.assertIn(result["level"], ("none", "note", "warning", "error"))
             self.assertTrue(result["message"]["text"])
-            for location in result["locations"]:
+            for location in result["locations"] + result.get("relatedLocations", []):
                 physical = location["physicalLocation"]
                 self.assertTrue(physical["artifactLocation"]["uri"].startswith("file:///"))
                 self.assertGreaterEqual(physical["region"]["startLine"], 1)
-            self.assertGreater(result["properties"]["wait_time_s"], 0)
+            if result["ruleId"] == "root_cause":
+                related = result["relatedLocations"]
+                self.assertEqual([r["id"] for r in related], list(range(len(related))))
+                for r in related:
+                    self.assertTrue(r["message"]["text"])
+                costs = result["properties"]
+                self.assertGreater(costs["short_term_cost_s"] + costs["long_term_cost_s"], 0)
+            else:
+                self.assertGreater(result["properties"]["wait_time_s"], 0)
 
     def test_sarif_has_one_result_per_finding(self):
-        results = self.sarif["runs"][0]["results"]
+        results = [r for r in self.sarif["runs"][0]["results"] if r["ruleId"] != "root_cause"]
         self.assertEqual(len(results), len(self.report["findings"]))
         for result, finding in zip(results, self.report["findings"]):
             where = result["locations"][0]["physicalLocation"]
@@ -143,6 +152,60 @@ class ReportsRealTraceTest(unittest.TestCase):
             self.assertEqual(where["region"]["startLine"], finding["line"])
             self.assertEqual(result["message"]["text"],
                              finding["comment"] + " " + finding["recommendation"])
+
+    def test_sarif_root_causes_are_the_reports_at_the_line_to_change(self):
+        results = [r for r in self.sarif["runs"][0]["results"] if r["ruleId"] == "root_cause"]
+        causes = self.report["root_causes"]
+        self.assertTrue(causes, "wrong_order has waits, so it has root causes")
+        self.assertEqual(len(results), len(causes))
+        for result, cause in zip(results, causes):
+            where = result["locations"][0]["physicalLocation"]
+            self.assertEqual(where["artifactLocation"]["uri"], "file://" + cause["segment"]["file"])
+            self.assertEqual(where["region"]["startLine"], cause["segment"]["line"])
+            self.assertEqual(result["properties"]["rank"], cause["rank"])
+            self.assertEqual(result["properties"]["gain_s"], cause["gain_s"])
+            waits = [w for w in cause["caused_waits"] if w["file"]]
+            self.assertEqual([(r["physicalLocation"]["region"]["startLine"]) for r in
+                              result["relatedLocations"]], [w["line"] for w in waits])
+        self.assertTrue(results[0]["relatedLocations"], "the top cause names the waits it causes")
+
+    def test_database_root_causes_critical_path_and_pop_are_the_reports(self):
+        rows = sqlite(self.db, "SELECT r.rank, s.file, s.line, r.short_term_cost_s,"
+                               " r.long_term_cost_s, IFNULL(r.gain_s, 'null')"
+                               " FROM root_causes r JOIN call_sites s USING (call_site_id)"
+                               " WHERE run_id = 2 ORDER BY position;")
+        causes = self.report["root_causes"]
+        self.assertEqual([(int(r[0]), r[1], int(r[2])) for r in rows],
+                         [(c["rank"], c["segment"]["file"], c["segment"]["line"]) for c in causes])
+        for row, cause in zip(rows, causes):
+            self.assertAlmostEqual(float(row[3]), cause["short_term_cost_s"], places=6)
+            self.assertAlmostEqual(float(row[4]), cause["long_term_cost_s"], places=6)
+            if cause["gain_s"] is None:
+                self.assertEqual(row[5], "null")
+            else:
+                self.assertAlmostEqual(float(row[5]), cause["gain_s"], places=6)
+        waits = sqlite(self.db, "SELECT COUNT(*) FROM caused_waits WHERE run_id = 1;")
+        self.assertEqual(int(waits[0][0]), sum(len(c["caused_waits"]) for c in causes))
+        path = sqlite(self.db, "SELECT length_s, hops FROM critical_paths WHERE run_id = 2;")
+        self.assertAlmostEqual(float(path[0][0]), self.report["critical_path"]["length_s"],
+                               places=6)
+        self.assertEqual(int(path[0][1]), self.report["critical_path"]["hops"])
+        shares = sqlite(self.db, "SELECT kind, COUNT(*) FROM critical_path_shares"
+                                 " WHERE run_id = 2 GROUP BY kind ORDER BY kind;")
+        self.assertEqual(dict((k, int(n)) for k, n in shares),
+                         {k: len(v) for k, v in (("mpi_call", self.report["critical_path"]
+                                                  ["call_sites"]), ("segment", self.report[
+                                                      "critical_path"]["segments"])) if v})
+        pop = self.report["pop"]
+        row = sqlite(self.db, "SELECT region, load_balance, parallel_efficiency"
+                              " FROM pop_efficiencies WHERE run_id = 2;")[0]
+        self.assertEqual(row[0], pop["region"])
+        self.assertAlmostEqual(float(row[1]), pop["load_balance"], places=6)
+        self.assertAlmostEqual(float(row[2]), pop["parallel_efficiency"], places=6)
+        ranks = sqlite(self.db, "SELECT rank, useful_s FROM pop_ranks WHERE run_id = 2"
+                                " ORDER BY rank;")
+        self.assertEqual([int(r[0]) for r in ranks], [r["rank"] for r in pop["ranks"]])
+        self.assertEqual(sqlite(self.db, "PRAGMA user_version;"), [["2"]])
 
     # Communication matrix
 

@@ -27,8 +27,9 @@ TEST(Sarif, OneResultPerFindingWithItsRuleAndLine) {
   ASSERT_EQ(j["runs"].size(), 1u);
   const nlohmann::json& run = j["runs"][0];
   const nlohmann::json& rules = run["tool"]["driver"]["rules"];
-  ASSERT_EQ(rules.size(), pattern_catalog().size());
-  ASSERT_EQ(run["results"].size(), r.findings.size());
+  ASSERT_TRUE(r.causes);
+  ASSERT_EQ(rules.size(), pattern_catalog().size() + 1);  // and root_cause
+  ASSERT_EQ(run["results"].size(), r.findings.size() + r.causes->root_causes.size());
   for (std::size_t i = 0; i < r.findings.size(); ++i) {
     const Finding& f = r.findings[i];
     const nlohmann::json& res = run["results"][i];
@@ -40,6 +41,53 @@ TEST(Sarif, OneResultPerFindingWithItsRuleAndLine) {
     EXPECT_EQ(where["region"]["startLine"], f.line);
     EXPECT_DOUBLE_EQ(res["properties"]["wait_time_s"].get<double>(), f.wait_time_s);
   }
+}
+
+// Root causes follow the findings, at the line that ends the segment, with the waits they
+// cause as related locations.
+TEST(Sarif, RootCausesPointAtTheLineToChangeAndRelateTheirWaits) {
+  AnalysisResult r;
+  r.causes.emplace();
+  RootCause cause;
+  cause.segment.file = "/src/solver.c";
+  cause.segment.line = 120;
+  cause.segment.function = "solve";
+  cause.segment.mpi_function = "MPI_Send";
+  cause.segment.start_file = "/src/solver.c";
+  cause.segment.start_line = 100;
+  cause.segment.start_mpi_function = "MPI_Recv";
+  cause.rank = 3;
+  cause.short_term_cost_s = 1.5;
+  cause.long_term_cost_s = 0.5;
+  cause.gain_s = 1.25;
+  cause.caused_waits = {{1, 0, "/src/solver.c", 130, "solve", 1.5, 0},
+                        {2, 0, "", 0, "", 0, 0.5},  // no call site: nowhere to point
+                        {2, 0, "/src/io.c", 7, "dump", 0, 0.25}};
+  r.causes->root_causes.push_back(cause);
+  const nlohmann::json j = sarif_of(r);
+  const nlohmann::json& run = j["runs"][0];
+  const nlohmann::json& rules = run["tool"]["driver"]["rules"];
+  ASSERT_EQ(rules.size(), 1u);
+  EXPECT_EQ(rules[0]["id"], "root_cause");
+  ASSERT_EQ(run["results"].size(), 1u);
+  const nlohmann::json& res = run["results"][0];
+  EXPECT_EQ(res["ruleId"], "root_cause");
+  EXPECT_EQ(res["ruleIndex"], 0);
+  const nlohmann::json& where = res["locations"][0];
+  EXPECT_EQ(where["physicalLocation"]["artifactLocation"]["uri"], "file:///src/solver.c");
+  EXPECT_EQ(where["physicalLocation"]["region"]["startLine"], 120);
+  EXPECT_EQ(where["logicalLocations"][0]["name"], "solve");
+  EXPECT_NE(res["message"]["text"].get<std::string>().find("solver.c:100 (MPI_Recv)"),
+            std::string::npos);
+  const nlohmann::json& related = res["relatedLocations"];
+  ASSERT_EQ(related.size(), 2u);
+  EXPECT_EQ(related[0]["id"], 0);
+  EXPECT_EQ(related[0]["physicalLocation"]["region"]["startLine"], 130);
+  EXPECT_EQ(related[1]["id"], 1);
+  EXPECT_EQ(related[1]["physicalLocation"]["artifactLocation"]["uri"], "file:///src/io.c");
+  EXPECT_NE(related[1]["message"]["text"].get<std::string>().find("rank 2"), std::string::npos);
+  EXPECT_DOUBLE_EQ(res["properties"]["gain_s"].get<double>(), 1.25);
+  EXPECT_EQ(res["properties"]["rank"], 3);
 }
 
 TEST(Sarif, TraceTextIsEscaped) {

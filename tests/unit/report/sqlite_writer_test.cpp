@@ -58,7 +58,7 @@ TEST(SqliteWriter, EachAnalysisAppendsARunWithAllItsRows) {
   EXPECT_EQ(query(db, "SELECT COUNT(*) FROM comm_matrix WHERE run_id = 2"),
             std::to_string(r.communication.size()));
   // Call sites are shared between runs: both runs' findings point at the same rows.
-  EXPECT_EQ(query(db, "SELECT COUNT(*) FROM call_sites"),
+  EXPECT_EQ(query(db, "SELECT COUNT(DISTINCT call_site_id) FROM findings"),
             query(db, "SELECT COUNT(DISTINCT call_site_id) FROM findings WHERE run_id = 1"));
   EXPECT_EQ(query(db, "SELECT file FROM call_sites LIMIT 1"), kAppFile);
 
@@ -73,7 +73,50 @@ TEST(SqliteWriter, EachAnalysisAppendsARunWithAllItsRows) {
                   " WHERE run_id = 1 ORDER BY wait_time_s DESC, finding_id LIMIT 1"),
             worst.pattern + " " + std::to_string(worst.rank) + " " + peers);
   EXPECT_EQ(query(db, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query(db, "PRAGMA user_version"), "1");
+  EXPECT_EQ(query(db, "PRAGMA user_version"), "2");
+}
+
+TEST(SqliteWriter, RootCausesCriticalPathAndPopHaveTheirTables) {
+  const ScratchDirectory dir;
+  const std::string db = dir / "runs.db";
+  const AnalysisResult r = every_pattern_result();
+  ASSERT_TRUE(r.causes);
+  const CauseAnalysis& c = *r.causes;
+  ASSERT_FALSE(c.root_causes.empty());
+  append_run_to_database(r, db);
+
+  EXPECT_EQ(query(db, "SELECT COUNT(*) FROM root_causes WHERE run_id = 1"),
+            std::to_string(c.root_causes.size()));
+  const RootCause& top = c.root_causes.front();
+  EXPECT_EQ(
+      query(db,
+            "SELECT r.rank || ' ' || s.file || ':' || s.line FROM root_causes r"
+            " JOIN call_sites s USING (call_site_id) WHERE position = 1"),
+      std::to_string(top.rank) + " " + top.segment.file + ":" + std::to_string(top.segment.line));
+  std::size_t waits = 0;
+  for (const RootCause& cause : c.root_causes) waits += cause.caused_waits.size();
+  EXPECT_EQ(query(db, "SELECT COUNT(*) FROM caused_waits"), std::to_string(waits));
+  EXPECT_EQ(query(db, "SELECT hops FROM critical_paths WHERE run_id = 1"),
+            std::to_string(c.critical_path.hops));
+  EXPECT_EQ(query(db, "SELECT COUNT(*) FROM critical_path_shares WHERE kind = 'segment'"),
+            std::to_string(c.critical_path.segments.size()));
+  EXPECT_EQ(query(db,
+                  "SELECT COUNT(*) FROM critical_path_shares WHERE kind = 'mpi_call'"
+                  " AND mean_per_rank_s IS NULL"),
+            std::to_string(c.critical_path.call_sites.size()));
+  EXPECT_EQ(query(db, "SELECT region FROM pop_efficiencies WHERE run_id = 1"), c.pop.region);
+  EXPECT_EQ(query(db, "SELECT COUNT(*) FROM pop_ranks WHERE run_id = 1"),
+            std::to_string(c.pop.ranks.size()));
+}
+
+TEST(SqliteWriter, RunWithoutCausesLeavesTheirTablesEmpty) {
+  const ScratchDirectory dir;
+  const std::string db = dir / "runs.db";
+  AnalysisResult r = every_pattern_result();
+  r.causes.reset();
+  append_run_to_database(r, db);
+  EXPECT_EQ(query(db, "SELECT COUNT(*) FROM root_causes"), "0");
+  EXPECT_EQ(query(db, "SELECT COUNT(*) FROM pop_efficiencies"), "0");
 }
 
 TEST(SqliteWriter, ConcurrentAnalyzersDoNotLoseRuns) {

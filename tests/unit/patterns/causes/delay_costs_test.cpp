@@ -97,6 +97,24 @@ TEST(RootCauses, ChainReportsTheFirstRankWithItsLongTermCostAndGain) {
   EXPECT_NEAR(*c.root_causes[0].gain_s, 300e-9, 1e-15);
 }
 
+TEST(RootCauses, ChainNamesTheWaitsItCausesDirectlyAndThroughRankOne) {
+  const TracedRun run(delay_chain());
+  const CauseAnalysis c = find_root_causes(run.trace, run.matching, {});
+  ASSERT_EQ(c.root_causes.size(), 1u);
+  const std::vector<CausedWait>& waits = c.root_causes[0].caused_waits;
+  ASSERT_EQ(waits.size(), 2u);
+  // Rank 2's wait (310, all propagated through rank 1) is larger than rank 1's own (300).
+  EXPECT_EQ(waits[0].rank, 2);
+  EXPECT_EQ(waits[0].line, 10u);
+  EXPECT_NEAR(waits[0].short_term_cost_s, 0, 1e-15);
+  EXPECT_NEAR(waits[0].long_term_cost_s, 310e-9, 1e-15);
+  EXPECT_EQ(waits[1].rank, 1);
+  EXPECT_EQ(waits[1].file, "sync.c");
+  EXPECT_EQ(waits[1].line, 10u);
+  EXPECT_NEAR(waits[1].short_term_cost_s, 300e-9, 1e-15);
+  EXPECT_NEAR(waits[1].long_term_cost_s, 0, 1e-15);
+}
+
 TEST(RootCauses, NoGainEstimateWhenNoOtherRankRunsTheSegment) {
   TraceBuilder b(2);
   b.send(b.call(0, "MPI_Send", 400, 410, "t.c", 5), 1, 0, 8);
