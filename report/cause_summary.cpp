@@ -39,12 +39,13 @@ void write_lines_to_change(const CauseAnalysis& c, std::size_t top, const PathSh
     out << "\n     ";
     if (r.gain_s)
       out << "saves " << format_duration(*r.gain_s) << " (" << fixed(*r.gain_percent, "%.1f %%")
-          << " of the run) if cut to the other ranks' mean ("
-          << format_duration(r.others_mean_time_s) << " instead of "
-          << format_duration(r.segment_time_s) << ")";
+          << " of the run) if cut "
+          << (r.gain_basis == GainBasis::OthersMean ? "to the other ranks' mean ("
+                                                    : "by the waits it caused (")
+          << format_duration(r.target_time_s) << " instead of " << format_duration(r.segment_time_s)
+          << ")";
     else
-      out << "gain not estimated (" << format_duration(r.segment_time_s)
-          << " in this segment; no other rank runs it)";
+      out << "gain not estimated (" << format_duration(r.segment_time_s) << " in this segment)";
     out << "\n     causes " << format_duration(r.short_term_cost_s) << " of waiting directly, "
         << format_duration(r.long_term_cost_s) << " through other ranks\n";
   }

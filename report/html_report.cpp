@@ -35,11 +35,28 @@ void write_numbers(std::ostream& out, const Values& values, Value value) {
   out << ']';
 }
 
+// The critical path's pieces that overlap the window, clipped to it: track, from_ns, to_ns.
+void write_critical_path_data(const std::vector<CriticalPathPiece>& path, TimeNs start, TimeNs end,
+                              std::ostream& out) {
+  std::vector<CriticalPathPiece> shown;
+  for (const CriticalPathPiece& p : path)
+    if (p.to >= start && p.from <= end)
+      shown.push_back({p.loc, std::max(p.from, start), std::min(p.to, end)});
+  out << "{\"track\":";
+  write_numbers(out, shown, [](const CriticalPathPiece& p) { return p.loc; });
+  out << ",\n\"from_ns\":";
+  write_numbers(out, shown, [](const CriticalPathPiece& p) { return p.from; });
+  out << ",\n\"to_ns\":";
+  write_numbers(out, shown, [](const CriticalPathPiece& p) { return p.to; });
+  out << '}';
+}
+
 // The timeline part of the page's data: tracks (locations), the calls of the window as
 // columns (track, function, site, enter_ns, leave_ns; site −1 = unknown) and the messages
-// between them (indexes into the calls).
+// between them (indexes into the calls), and the critical path's pieces.
 TimelineCounts write_timeline_data(const Trace& trace, const Matching& matching,
-                                   const TimelineOptions& options, std::ostream& out) {
+                                   const AnalysisResult& result, const TimelineOptions& options,
+                                   std::ostream& out) {
   const TimelineSelection selection = select_timeline(trace, matching, options);
   const std::vector<TimelineCall>& calls = selection.calls;
 
@@ -96,7 +113,13 @@ TimelineCounts write_timeline_data(const Trace& trace, const Matching& matching,
     const OpRef send = matching.messages[m.message].send;
     return trace.locations[send.loc].op_bytes[send.op];
   });
-  out << "}}";
+  // Without root causes (--no-causes) there is no critical path to draw.
+  out << "},\n\"critical_path\":";
+  if (result.causes)
+    write_critical_path_data(result.causes->critical_path_pieces, start, end, out);
+  else
+    out << "null";
+  out << '}';
   return {calls.size(), selection.calls_dropped, selection.messages.size()};
 }
 
@@ -113,7 +136,7 @@ void write_data(const Trace& trace, const Matching& matching, const AnalysisResu
       << ",\n\"pattern_parents\":" << script_json(parents)
       << ",\n\"pattern_overlap\":" << script_json(Json(pattern_overlap_note()))
       << ",\n\"timeline\":";
-  counts = write_timeline_data(trace, matching, options, out);
+  counts = write_timeline_data(trace, matching, result, options, out);
   out << '}';
 }
 

@@ -101,6 +101,7 @@
   const PATTERN_COLOURS = ['#e15759', '#f28e2b', '#b07aa1', '#edc948', '#4e79a7', '#76b7b2',
     '#59a14f', '#8cd17d', '#9c755f', '#ff9da7', '#d37295', '#79706e'];
   const USEFUL_COLOUR = '#c9d4e0';
+  const CRITICAL_PATH_COLOUR = '#d62728';
   // MPI functions in the timeline: distinct colours for the first 20 names in alphabetical order.
   const FUNCTION_COLOURS = ['#4e79a7', '#a0cbe8', '#f28e2b', '#ffbe7d', '#59a14f', '#8cd17d',
     '#b6992d', '#f1ce63', '#499894', '#86bcb6', '#e15759', '#ff9d9a', '#79706e', '#bab0ac',
@@ -249,6 +250,138 @@
     fact(list, 'Warnings', s.warnings.length ? warnings : 'none', 'summary-warnings', s.warnings.length);
     document.getElementById('summary-body').append(list);
     document.getElementById('trace-path').textContent = trace.path;
+  }
+
+  function segmentPlace(segment) {
+    const end = formatPlace(segment.file, segment.line) + ' (' + segment.mpi_function + ')';
+    if (!segment.start_file) return 'up to ' + end;
+    return formatPlace(segment.start_file, segment.start_line) + ' (' + segment.start_mpi_function + ') \u2192 ' + end;
+  }
+
+  function causedWaitsText(cause) {
+    const waits = cause.caused_waits || [];
+    return waits.map((w) => 'rank ' + w.rank + (w.thread ? '.' + w.thread : '') + ' at '
+      + formatPlace(w.file, w.line) + ': ' + formatDuration(w.short_term_cost_s + w.long_term_cost_s)).join('\n');
+  }
+
+  function renderRootCauses(report, body) {
+    const causes = report.root_causes;
+    if (!causes.length) {
+      body.append(el('p', { id: 'no-causes' }, ['No compute segment made another rank wait.']));
+      return;
+    }
+    const threads = causes.some((c) => c.thread !== 0);
+    body.append(sortableTable({
+      id: 'causes-table',
+      rows: causes,
+      sortKey: null,  // the analyzer's order: by gain, then by cost
+      limit: 50,
+      columns: [
+        { key: 'rank', label: threads ? 'Rank.thread' : 'Rank', numeric: true, value: (c) => c.rank,
+          text: (c) => (threads ? c.rank + '.' + c.thread : String(c.rank)) },
+        { key: 'place', label: 'Line to change', value: (c) => (c.segment.file || '') + ':' + String(c.segment.line || 0).padStart(10, '0'),
+          text: (c) => segmentPlace(c.segment), className: 'place', title: (c) => (c.segment.function ? 'in ' + c.segment.function : null) },
+        { key: 'segment_time_s', label: 'Segment time', numeric: true, value: (c) => c.segment_time_s,
+          text: (c) => formatDuration(c.segment_time_s), title: (c) => (c.gain_basis === 'largest_wait' ? 'without the waits it caused: ' : 'other ranks\u2019 mean: ')
+            + formatDuration(c.target_time_s) },
+        { key: 'short_term_cost_s', label: 'Waits caused', numeric: true, value: (c) => c.short_term_cost_s,
+          text: (c) => formatDuration(c.short_term_cost_s), title: causedWaitsText },
+        { key: 'long_term_cost_s', label: 'Propagated', numeric: true, value: (c) => c.long_term_cost_s,
+          text: (c) => formatDuration(c.long_term_cost_s) },
+        { key: 'gain_s', label: 'Estimated gain', numeric: true, value: (c) => c.gain_s,
+          text: (c) => (c.gain_s === null ? null : formatDuration(c.gain_s)) },
+        { key: 'gain_percent', label: 'of the run', numeric: true, value: (c) => c.gain_percent,
+          text: (c) => (c.gain_percent === null || c.gain_percent === undefined ? null : c.gain_percent.toFixed(1) + ' %') },
+      ],
+    }));
+    const delay = report.delay;
+    if (delay) {
+      body.append(el('p', { id: 'delay-balance', class: 'hint' }, [
+        'Delay analysis: ' + formatDuration(delay.attributed_s) + ' of the ' + formatDuration(delay.total_wait_s)
+        + ' of waiting attributed to causes (residual ' + formatDuration(delay.residual_s) + ').']));
+    }
+  }
+
+  function renderWhatIf(report, body) {
+    const answers = report.what_if || [];
+    if (!answers.length) return;
+    body.append(el('h3', {}, ['What if']));
+    body.append(sortableTable({
+      id: 'what-if-table',
+      rows: answers,
+      columns: [
+        { key: 'spec', label: 'Question', value: (w) => w.spec, className: 'place' },
+        { key: 'segments_changed', label: 'Segments changed', numeric: true, value: (w) => w.segments_changed, text: (w) => formatCount(w.segments_changed) },
+        { key: 'runtime_s', label: 'Run time', numeric: true, value: (w) => w.runtime_s, text: (w) => formatDuration(w.runtime_s) },
+        { key: 'gain_s', label: 'Gain', numeric: true, value: (w) => w.gain_s, text: (w) => formatDuration(w.gain_s) },
+        { key: 'gain_percent', label: 'of the run', numeric: true, value: (w) => w.gain_percent, text: (w) => w.gain_percent.toFixed(1) + ' %' },
+      ],
+    }));
+  }
+
+  function renderCriticalPath(report, body) {
+    const path = report.critical_path;
+    if (!path) return;
+    body.append(el('h3', {}, ['Critical path']));
+    const facts = el('dl', { class: 'facts', id: 'critical-path-facts' });
+    fact(facts, 'Length', formatDuration(path.length_s), 'critical-path-length', path.length_s);
+    fact(facts, 'Rank changes', formatCount(path.hops), 'critical-path-hops', path.hops);
+    fact(facts, 'Compute on the path', formatDuration(path.compute_s) + ' (' + formatPercent(path.compute_s, path.length_s) + ')');
+    fact(facts, 'MPI on the path', formatDuration(path.mpi_s) + ' (' + formatPercent(path.mpi_s, path.length_s) + ')');
+    body.append(facts);
+    if (!path.segments.length) return;
+    body.append(el('p', { class: 'hint' }, ['Compute segments on the path; imbalance is their time on the path minus their mean time per rank: shortening a segment with a large imbalance shortens the run.']));
+    body.append(sortableTable({
+      id: 'critical-path-table',
+      rows: path.segments,
+      sortKey: 'time_s',
+      descending: true,
+      limit: 20,
+      columns: [
+        { key: 'place', label: 'Segment', value: (s) => (s.segment.file || '') + ':' + String(s.segment.line || 0).padStart(10, '0'),
+          text: (s) => segmentPlace(s.segment), className: 'place' },
+        { key: 'time_s', label: 'On the path', numeric: true, value: (s) => s.time_s, text: (s) => formatDuration(s.time_s) },
+        { key: 'share', label: 'Share', numeric: true, value: (s) => s.share, text: (s) => (100 * s.share).toFixed(1) + ' %' },
+        { key: 'mean_per_rank_s', label: 'Mean per rank', numeric: true, value: (s) => s.mean_per_rank_s, text: (s) => formatDuration(s.mean_per_rank_s) },
+        { key: 'imbalance_s', label: 'Imbalance', numeric: true, value: (s) => s.imbalance_s, text: (s) => formatDuration(s.imbalance_s) },
+      ],
+    }));
+  }
+
+  // The POP hierarchy: parallel efficiency = load balance x communication efficiency, and
+  // communication efficiency = serialization x transfer efficiency.
+  function renderPop(report, body) {
+    const pop = report.pop;
+    if (!pop) return;
+    body.append(el('h3', {}, ['POP efficiencies (' + pop.region + ')']));
+    const rows = [
+      ['Parallel efficiency', pop.parallel_efficiency, 0, 'load balance \u00d7 communication efficiency'],
+      ['Load balance', pop.load_balance, 1, 'mean / maximum useful time'],
+      ['Communication efficiency', pop.communication_efficiency, 1, 'maximum useful time / run time'],
+      ['Serialization efficiency', pop.serialization_efficiency, 2, 'maximum useful time / run time on an ideal network'],
+      ['Transfer efficiency', pop.transfer_efficiency, 2, 'run time on an ideal network / run time'],
+    ];
+    const tbody = el('tbody', {}, rows.map(([name, value, depth, formula]) => el('tr', { class: 'pop-level-' + depth }, [
+      el('th', { scope: 'row', class: 'pop-name' }, ['\u2003'.repeat(depth) + name]),
+      el('td', { class: 'num', 'data-value': String(value) }, [(100 * value).toFixed(1) + ' %']),
+      el('td', { class: 'text' }, [formula]),
+    ])));
+    body.append(el('div', { class: 'table-wrap' }, [el('table', { id: 'pop-table' }, [tbody])]));
+    body.append(el('p', { class: 'hint' }, ['Run time ' + formatDuration(pop.runtime_s) + ', on an ideal network '
+      + formatDuration(pop.ideal_runtime_s) + '; useful (non-MPI) time per rank: mean ' + formatDuration(pop.mean_useful_s)
+      + ', maximum ' + formatDuration(pop.max_useful_s) + '.']));
+  }
+
+  function renderCauses(report) {
+    const body = document.getElementById('causes-body');
+    if (!report.root_causes) {
+      body.append(el('p', { id: 'no-causes' }, ['The root causes were not analyzed (analyzer --no-causes).']));
+      return;
+    }
+    renderRootCauses(report, body);
+    renderWhatIf(report, body);
+    renderCriticalPath(report, body);
+    renderPop(report, body);
   }
 
   function renderPatterns(report, patternColour, overlap) {
@@ -462,7 +595,8 @@
     }
     body.append(el('p', { class: 'hint' }, ['Ranks as rows, MPI calls as boxes coloured by function, messages as lines '
       + 'from the start of the send to the end of the receive, the worst waits of each finding as a bar in the '
-      + 'pattern\u2019s colour under the call. Drag across the picture to zoom in, double-click to see the whole window, '
+      + 'pattern\u2019s colour under the call, the critical path as a red line along the rows it runs through. '
+      + 'Drag across the picture to zoom in, double-click to see the whole window, '
       + 'or type a window in seconds.']));
     const note = el('p', { class: 'note', id: 'timeline-note' });
     if (tl.calls_dropped > 0) {
@@ -501,8 +635,12 @@
     const controls = el('div', { class: 'controls' }, [
       el('label', {}, ['From ', startInput, ' s']), el('label', {}, ['to ', endInput, ' s']), apply, whole]);
     const colours = functionColours(tl.functions);
-    const functionLegend = el('div', { class: 'legend', id: 'timeline-legend' },
-      tl.functions.map((name, i) => el('span', {}, [swatch(colours[i]), name])));
+    const legendEntries = tl.functions.map((name, i) => el('span', {}, [swatch(colours[i]), name]));
+    if (tl.critical_path && tl.critical_path.track.length) {
+      legendEntries.push(el('span', { id: 'timeline-critical-path' }, [swatch(CRITICAL_PATH_COLOUR), 'critical path ('
+        + plural(tl.critical_path.track.length, 'piece') + ' in the window)']));
+    }
+    const functionLegend = el('div', { class: 'legend', id: 'timeline-legend' }, legendEntries);
     const canvas = el('canvas', { id: 'timeline-canvas' });
     const tooltip = el('div', { class: 'tooltip', hidden: true });
     const area = el('div', { class: 'timeline-area' }, [canvas, tooltip]);
@@ -626,11 +764,30 @@
         g.lineTo(xOf(calls.leave_ns[to]), rowTop(calls.track[to]) + rowHeight / 2);
       }
       g.stroke();
+      drawCriticalPath(g);
       if (selection) {
         g.fillStyle = 'rgba(47, 93, 138, 0.18)';
         g.fillRect(Math.min(selection[0], selection[1]), 0, Math.abs(selection[1] - selection[0]), height);
       }
       g.restore();
+    }
+
+    // The critical path: a line along the top of the rows it runs through, and a vertical
+    // line where it moves to another rank.
+    function drawCriticalPath(g) {
+      const path = tl.critical_path;
+      if (!path) return;
+      g.strokeStyle = CRITICAL_PATH_COLOUR;
+      g.lineWidth = 2;
+      g.beginPath();
+      for (let k = 0; k < path.track.length; k += 1) {
+        if (path.to_ns[k] < view.start || path.from_ns[k] > view.end) continue;
+        const y = rowTop(path.track[k]) + 1;
+        g.moveTo(xOf(path.from_ns[k]), y);
+        g.lineTo(xOf(path.to_ns[k]), y);
+        if (k + 1 < path.track.length) g.lineTo(xOf(path.from_ns[k + 1]), rowTop(path.track[k + 1]) + 1);
+      }
+      g.stroke();
     }
 
     // The call under the mouse, if any (within 2 pixels).
@@ -725,6 +882,7 @@
       return PATTERN_COLOURS[(i < 0 ? catalog.length : i) % PATTERN_COLOURS.length];
     };
     renderSummary(report);
+    renderCauses(report);
     renderPatterns(report, patternColour, data.pattern_overlap);
     renderFindings(report, patternColour);
     renderRankChart(report, patternColour, data.pattern_parents, data.pattern_overlap);

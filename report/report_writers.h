@@ -1,7 +1,7 @@
 // Every report file the analyzer can write, in one table: the option that asks for it, its
-// --help text, what it reads and how it is written. The command line, --help and main() only
-// iterate this table, so a new format is its writer file, a row in report_writers.cpp and its
-// test.
+// --help text, its man page entry, what it reads and how it is written. The command line,
+// --help, the man page and main() only iterate this table, so a new format is its writer file,
+// a row in report_writers.cpp and its test.
 #pragma once
 
 #include <ostream>
@@ -29,7 +29,10 @@ struct ReportInput {
 struct ReportWriter {
   std::string_view option;  // "--sarif"; the value is a FILE
   std::string_view help;    // for --help: what is written to FILE; '\n' starts a new line
-  std::string_view name;    // "SARIF log", as in "cannot write the SARIF log to ..."
+  // analyzer(1)'s entry for the option under OPTIONS, in roff, after its tag line: the build
+  // writes it into the installed man page (analyzer/command/man_page.cpp).
+  std::string_view manual;
+  std::string_view name;  // "SARIF log", as in "cannot write the SARIF log to ..."
   ReportNeeds needs = ReportNeeds::Result;
   bool standard_output = false;  // FILE "-" means standard output
   // Writes the report. Formats that keep their own file (a database) leave `stream` null and

@@ -1,5 +1,7 @@
 #include "critical_path.h"
 
+#include <algorithm>
+
 namespace collwrap {
 
 CriticalPath critical_path(const Trace& trace, const ReplayGraph& graph, const ReplayTimes& times) {
@@ -39,6 +41,29 @@ CriticalPath critical_path(const Trace& trace, const ReplayGraph& graph, const R
   for (std::size_t i = 0; i < path.calls.size(); ++i)
     path.length += path.call_time[i] + path.segment_time[i];
   return path;
+}
+
+std::vector<CriticalPathPiece> critical_path_pieces(const ReplayGraph& graph,
+                                                    const ReplayTimes& times,
+                                                    const CriticalPath& path) {
+  std::vector<CriticalPathPiece> pieces;
+  const auto add = [&](std::uint32_t loc, TimeNs from, TimeNs to) {
+    if (to <= from) return;
+    // The steps run backwards in time: a piece on the same location extends the last one.
+    if (!pieces.empty() && pieces.back().loc == loc) {
+      pieces.back().from = from;
+    } else {
+      pieces.push_back({loc, from, to});
+    }
+  };
+  for (std::size_t i = 0; i < path.calls.size(); ++i) {
+    const std::uint32_t g = path.calls[i];
+    const std::uint32_t loc = graph.call_loc[g];
+    add(loc, times.leave[g] - path.call_time[i], times.leave[g]);
+    add(loc, times.enter[g] - path.segment_time[i], times.enter[g]);
+  }
+  std::reverse(pieces.begin(), pieces.end());
+  return pieces;
 }
 
 }  // namespace collwrap

@@ -26,4 +26,15 @@ struct CriticalPath {
 
 CriticalPath critical_path(const Trace& trace, const ReplayGraph& graph, const ReplayTimes& times);
 
+// The path as a line through a timeline: one piece per stay on a location, earliest first;
+// each piece ends where the next begins (in `times`, trace time).
+struct CriticalPathPiece {
+  std::uint32_t loc = 0;
+  TimeNs from = 0, to = 0;
+};
+
+std::vector<CriticalPathPiece> critical_path_pieces(const ReplayGraph& graph,
+                                                    const ReplayTimes& times,
+                                                    const CriticalPath& path);
+
 }  // namespace collwrap

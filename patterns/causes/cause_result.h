@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "critical_path.h"
+
 namespace collwrap {
 
 // A compute segment type: between the call that starts it and the call that ends it. Its
@@ -34,6 +36,8 @@ struct CausedWait {
 
 // The compute segments that end at one call site on one location and made others wait (their
 // start is that of the first such segment).
+enum class GainBasis : std::uint8_t { OthersMean, LargestWait };
+
 struct RootCause {
   SegmentDescription segment;
   std::int32_t rank = 0;
@@ -43,8 +47,12 @@ struct RootCause {
   double others_mean_time_s = 0;  // mean total length of the same segment on the other ranks
   double short_term_cost_s = 0;   // waits it caused directly
   double long_term_cost_s = 0;    // waits it caused through other ranks' waits
-  // Replay with the segment cut to the other ranks' mean: the run's end moves earlier by
-  // gain_s. Unset when no other rank runs the segment, or beyond the estimated causes.
+  // What the gain estimate cuts the segment to: the other ranks' mean time in it, or, when no
+  // other rank runs it, its time minus, per instance, the largest wait it caused directly.
+  GainBasis gain_basis = GainBasis::OthersMean;
+  double target_time_s = 0;
+  // Replay with the segment cut to target_time_s: the run's end moves earlier by gain_s. Unset
+  // beyond the estimated causes, or when there is nothing to cut to.
   std::optional<double> gain_s;
   std::optional<double> gain_percent;
   std::vector<CausedWait> caused_waits;  // largest cost first, at most 5
@@ -122,6 +130,7 @@ struct CauseAnalysis {
   std::vector<RootCause> root_causes;     // by gain, then by cost
   DelaySummary delay;
   CriticalPathSummary critical_path;
+  std::vector<CriticalPathPiece> critical_path_pieces;  // for timelines; not in the JSON report
   PopEfficiencies pop;
   std::vector<WhatIfResult> what_ifs;
 };

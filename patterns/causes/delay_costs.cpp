@@ -48,6 +48,7 @@ class DelayAnalysis {
       : trace_(trace), graph_(graph), types_(types), times_(times), options_(options) {
     costs_.short_term.assign(graph.calls(), 0);
     costs_.long_term.assign(graph.calls(), 0);
+    costs_.largest_charge.assign(graph.calls(), 0);
     propagated_.assign(graph.calls(), 0);
     origin_.assign(graph.calls(), kNone);
     origin_share_.assign(graph.calls(), 0);
@@ -125,6 +126,8 @@ class DelayAnalysis {
         const double share = static_cast<double>(excess_[t]) / total_excess *
                              static_cast<double>(segment(d)) /
                              static_cast<double>(delayer_time_[t]);
+        costs_.largest_charge[d] =
+            std::max(costs_.largest_charge[d], static_cast<float>(direct * share));
         costs_.short_term[d] += direct * share;
         costs_.long_term[d] += propagated * share;
         charge(d, w, direct * share, 0);

@@ -39,6 +39,10 @@ struct DelayCosts {
   // By global call id: cost of the compute segment that ends at the call's Enter, in ns.
   std::vector<double> short_term;
   std::vector<double> long_term;
+  // By global call: the largest short-term cost one wait charged to the segment before it
+  // (ns). Cutting the segment by this much takes that wait away: the estimate for code that
+  // no other rank runs, so that there is no mean to compare with.
+  std::vector<float> largest_charge;
   double total_wait = 0;  // ns, over all waits
   double residual = 0;    // ns of waiting not attributed to a segment
   std::uint64_t waits = 0;

@@ -21,6 +21,7 @@ struct Candidate {
   std::uint64_t occurrences = 0;
   TimeNs time = 0;
   double short_term = 0, long_term = 0;  // ns
+  double largest_charges = 0;            // ns, DelayCosts::largest_charge summed
   double cost() const { return short_term + long_term; }
 };
 
@@ -53,6 +54,7 @@ class CauseFinder {
     const CriticalPath path = critical_path(trace_, graph_, recorded_);
     result.critical_path =
         summarize_critical_path(trace_, graph_, types_, recorded_, path, options_.top_segments);
+    result.critical_path_pieces = critical_path_pieces(graph_, recorded_, path);
 
     ReplayTimes& ideal = scratch_;
     replay_into(trace_, graph_, {NetworkModel::Ideal, {}}, ideal);
@@ -62,7 +64,7 @@ class CauseFinder {
     std::vector<Candidate> candidates = collect(costs);
     scale_.assign(graph_.calls(), 1.0f);
     for (const Candidate& c : candidates) {
-      result.root_causes.push_back(estimate(c));
+      result.root_causes.push_back(estimate(c, costs));
       result.root_causes.back().caused_waits = caused_waits(c, costs.charges);
     }
     std::stable_sort(result.root_causes.begin(), result.root_causes.end(),
@@ -111,13 +113,14 @@ class CauseFinder {
         const std::uint32_t t = types_.type_of_call[g], end = end_of_type_[t];
         if (slot[end] == kNone) {
           slot[end] = static_cast<std::uint32_t>(all.size());
-          all.push_back({loc, end, t, 0, 0, 0, 0});
+          all.push_back({loc, end, t, 0, 0, 0, 0, 0});
         }
         Candidate& c = all[slot[end]];
         ++c.occurrences;
         c.time += segment_length(trace_, graph_, recorded_, g);
         c.short_term += costs.short_term[g];
         c.long_term += costs.long_term[g];
+        c.largest_charges += costs.largest_charge[g];
       }
       for (std::size_t i = first_candidate; i < all.size(); ++i) slot[all[i].end] = kNone;
       all.erase(std::remove_if(all.begin() + static_cast<std::ptrdiff_t>(first_candidate),
@@ -130,7 +133,7 @@ class CauseFinder {
     return all;
   }
 
-  RootCause estimate(const Candidate& c) {
+  RootCause estimate(const Candidate& c, const DelayCosts& costs) {
     const Location& l = trace_.locations[c.loc];
     RootCause cause;
     cause.segment = describe_segment(trace_, types_, c.type);
@@ -140,18 +143,33 @@ class CauseFinder {
     cause.segment_time_s = seconds(c.time);
     cause.short_term_cost_s = c.short_term * 1e-9;
     cause.long_term_cost_s = c.long_term * 1e-9;
-    const std::uint32_t others = type_locations_[c.end] - 1;
-    if (others == 0 || c.time <= 0) return cause;
-    const double others_mean =
-        static_cast<double>(type_time_[c.end] - c.time) / static_cast<double>(others);
-    cause.others_mean_time_s = others_mean * 1e-9;
-    const float factor =
-        static_cast<float>(std::min(1.0, others_mean / static_cast<double>(c.time)));
-    const TimeNs end = replay_scaled(
-        [&](std::uint32_t g) {
-          return graph_.call_loc[g] == c.loc && end_of_type_[types_.type_of_call[g]] == c.end;
-        },
-        factor);
+    if (c.time <= 0) return cause;
+    const auto is_candidate = [&](std::uint32_t g) {
+      return graph_.call_loc[g] == c.loc && end_of_type_[types_.type_of_call[g]] == c.end;
+    };
+    TimeNs end = recorded_.end;
+    if (const std::uint32_t others = type_locations_[c.end] - 1; others > 0) {
+      // Cut to the mean of the ranks that run the same code.
+      const double others_mean =
+          static_cast<double>(type_time_[c.end] - c.time) / static_cast<double>(others);
+      cause.others_mean_time_s = others_mean * 1e-9;
+      cause.target_time_s = std::min(c.time * 1e-9, cause.others_mean_time_s);
+      const auto factor =
+          static_cast<float>(std::min(1.0, others_mean / static_cast<double>(c.time)));
+      end = replay_scaled([&](std::uint32_t g) { return is_candidate(g) ? factor : 1.0f; });
+    } else if (c.largest_charges > 0) {
+      // Only this rank runs it (a late sender's work, a master's extra step): cut each
+      // instance by the largest wait it caused, so that the ranks need not wait for it.
+      cause.gain_basis = GainBasis::LargestWait;
+      cause.target_time_s = std::max(0.0, static_cast<double>(c.time) - c.largest_charges) * 1e-9;
+      end = replay_scaled([&](std::uint32_t g) {
+        if (!is_candidate(g)) return 1.0f;
+        const auto length = static_cast<float>(segment_length(trace_, graph_, recorded_, g));
+        return length > 0 ? std::clamp(1.0f - costs.largest_charge[g] / length, 0.0f, 1.0f) : 1.0f;
+      });
+    } else {
+      return cause;
+    }
     cause.gain_s = seconds(recorded_.end - end);
     cause.gain_percent =
         100.0 * *cause.gain_s / std::max(1e-12, seconds(recorded_.end - trace_.begin));
@@ -199,29 +217,28 @@ class CauseFinder {
     r.file = spec.file;
     r.line = spec.line;
     r.scale = spec.scale;
-    const TimeNs end = replay_scaled(
-        [&](std::uint32_t g) {
-          const Location& l = trace_.locations[graph_.call_loc[g]];
-          if (spec.rank >= 0 && l.rank != spec.rank) return false;
-          const std::uint32_t site = l.call_callsite[graph_.local(g)];
-          const bool hit =
-              site != kNone && site_matches(trace_.callsites[site], spec.file, spec.line);
-          r.segments_changed += hit;
-          return hit;
-        },
-        static_cast<float>(spec.scale));
+    const auto scale = static_cast<float>(spec.scale);
+    const TimeNs end = replay_scaled([&](std::uint32_t g) {
+      const Location& l = trace_.locations[graph_.call_loc[g]];
+      if (spec.rank >= 0 && l.rank != spec.rank) return 1.0f;
+      const std::uint32_t site = l.call_callsite[graph_.local(g)];
+      const bool hit = site != kNone && site_matches(trace_.callsites[site], spec.file, spec.line);
+      r.segments_changed += hit;
+      return hit ? scale : 1.0f;
+    });
     r.runtime_s = seconds(end - trace_.begin);
     r.gain_s = seconds(recorded_.end - end);
     r.gain_percent = 100.0 * r.gain_s / std::max(1e-12, seconds(recorded_.end - trace_.begin));
     return r;
   }
 
-  // End of a replay with the segments ending at the selected calls scaled by `factor`.
-  template <typename Selected>
-  TimeNs replay_scaled(Selected&& selected, float factor) {
+  // End of a replay with the segment before each call g scaled by factor_of(g) (1: as
+  // recorded).
+  template <typename FactorOf>
+  TimeNs replay_scaled(FactorOf&& factor_of) {
     changed_.clear();
     for (std::uint32_t g = 0; g < graph_.calls(); ++g)
-      if (selected(g)) {
+      if (const float factor = factor_of(g); factor != 1.0f) {
         scale_[g] = factor;
         changed_.push_back(g);
       }

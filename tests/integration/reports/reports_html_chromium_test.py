@@ -97,12 +97,18 @@ class HtmlChromiumTest(unittest.TestCase):
         # The calls of the trace: the operation table counts each once.
         first = subprocess.run([ARGS.analyzer, trace, "--quiet", "--json", "-"],
                                capture_output=True, text=True, timeout=120, check=True)
-        calls = sum(o["count"] for o in json.loads(first.stdout)["operations"])
+        first_report = json.loads(first.stdout)
+        calls = sum(o["count"] for o in first_report["operations"])
         cls.max_calls = calls - 10
+        # A what-if question about the worst root cause, so that its table is drawn too.
+        cause = first_report["root_causes"][0]
+        what_if = (f"rank={cause['rank']},segment={cause['segment']['file']}:"
+                   f"{cause['segment']['line']},scale=0.5")
         run = subprocess.run(
             [ARGS.analyzer, trace, "--json", path("report.json"), "--html", cls.html_path,
              "--timeline", path("timeline.json"), "--matrix-svg", path("matrix.svg"),
-             "--time-window", "0:1000", "--timeline-max-events", str(cls.max_calls)],
+             "--time-window", "0:1000", "--timeline-max-events", str(cls.max_calls),
+             "--what-if", what_if],
             capture_output=True, text=True, timeout=120)
         if run.returncode != 0:
             raise AssertionError(f"analyzer exited {run.returncode}: {run.stderr}")
@@ -172,6 +178,56 @@ class HtmlChromiumTest(unittest.TestCase):
         heading = self.dom.all(lambda n: n["tag"] == "th" and n["attrs"].get("data-key") ==
                                "wait_time_s" and n["attrs"].get("aria-sort") == "descending")
         self.assertEqual(len(heading), 1)
+
+    def test_lines_to_change_are_the_reports_root_causes(self):
+        causes = self.report["root_causes"]
+        self.assertGreater(len(causes), 0)
+        table = rows(self.dom, "causes-table")
+        self.assertEqual(len(table), min(len(causes), 50))
+        for row, cause in zip(table, causes):  # in the analyzer's order: by gain
+            segment = cause["segment"]
+            self.assertIn(f"{segment['file']}:{segment['line']} ({segment['mpi_function']})",
+                          cell(row, "place")["text"])
+            self.assertEqual(int(cell(row, "rank")["attrs"]["data-value"]), cause["rank"])
+            self.assertEqual(float(cell(row, "short_term_cost_s")["attrs"]["data-value"]),
+                             cause["short_term_cost_s"])
+            if cause["gain_s"] is not None:
+                self.assertEqual(float(cell(row, "gain_s")["attrs"]["data-value"]),
+                                 cause["gain_s"])
+        self.assertIn("attributed", self.dom.by_id("delay-balance")["text"])
+        answers = rows(self.dom, "what-if-table")
+        self.assertEqual(len(answers), len(self.report["what_if"]))
+        self.assertEqual(float(cell(answers[0], "gain_s")["attrs"]["data-value"]),
+                         self.report["what_if"][0]["gain_s"])
+
+    def test_critical_path_and_pop_efficiencies(self):
+        path = self.report["critical_path"]
+        self.assertEqual(float(self.dom.by_id("critical-path-length")["attrs"]["data-value"]),
+                         path["length_s"])
+        self.assertEqual(int(self.dom.by_id("critical-path-hops")["attrs"]["data-value"]),
+                         path["hops"])
+        self.assertEqual(len(rows(self.dom, "critical-path-table")),
+                         min(len(path["segments"]), 20))
+        pop = self.report["pop"]
+        values = [float(c["attrs"]["data-value"])
+                  for r in rows(self.dom, "pop-table") for c in r["children"]
+                  if c["tag"] == "td" and "data-value" in c["attrs"]]
+        self.assertEqual(values, [pop["parallel_efficiency"], pop["load_balance"],
+                                  pop["communication_efficiency"],
+                                  pop["serialization_efficiency"], pop["transfer_efficiency"]])
+
+    def test_critical_path_on_the_timeline_covers_the_run(self):
+        path = json.loads(self.dom.by_id("report-data")["text"])["timeline"]["critical_path"]
+        pieces = len(path["track"])
+        # A piece per stay on a rank (a stay of zero length draws nothing).
+        self.assertGreater(pieces, 0)
+        self.assertLessEqual(pieces, self.report["critical_path"]["hops"] + 1)
+        self.assertIn(f"critical path ({pieces} piece", self.dom.by_id("timeline-critical-path")["text"])
+        for k in range(pieces - 1):  # a line without gaps, from one rank to the next
+            self.assertEqual(path["to_ns"][k], path["from_ns"][k + 1])
+            self.assertNotEqual(path["track"][k], path["track"][k + 1])
+        covered = sum(t - f for f, t in zip(path["from_ns"], path["to_ns"]))
+        self.assertAlmostEqual(covered / 1e9, self.report["critical_path"]["length_s"], delta=1e-6)
 
     def test_rank_chart_operations_and_matrix(self):
         bars = self.dom.all(lambda n: n["tag"] == "g" and "data-rank" in n["attrs"])

@@ -35,5 +35,29 @@ TEST(CriticalPath, GoesThroughTheLastRankToEnterACollective) {
   for (std::uint32_t r : {0u, 2u, 3u}) EXPECT_EQ(segment_on_path(p, run.graph.global(r, 1)), 0);
 }
 
+TEST(CriticalPathPieces, OnePiecePerRankVisitedEarliestFirstAndContiguous) {
+  const TracedRun run(delay_chain());
+  const ReplayTimes t = replay_trace(run.trace, run.graph);
+  const CriticalPath p = critical_path(run.trace, run.graph, t);
+  const std::vector<CriticalPathPiece> pieces = critical_path_pieces(run.graph, t, p);
+  ASSERT_EQ(pieces.size(), p.hops + 1u);  // rank 0, then 1, then 2
+  EXPECT_EQ(pieces[0].loc, 0u);
+  EXPECT_EQ(pieces[1].loc, 1u);
+  EXPECT_EQ(pieces[2].loc, 2u);
+  EXPECT_EQ(pieces.front().from, run.trace.begin);
+  EXPECT_EQ(pieces.back().to, t.end);
+  TimeNs covered = 0;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    EXPECT_LT(pieces[i].from, pieces[i].to);
+    if (i + 1 < pieces.size()) {
+      EXPECT_EQ(pieces[i].to, pieces[i + 1].from);
+    }
+    covered += pieces[i].to - pieces[i].from;
+  }
+  EXPECT_EQ(covered, p.length);
+  // Rank 0's compute (400 ns) is inside its piece.
+  EXPECT_GE(pieces[0].to - pieces[0].from, 400);
+}
+
 }  // namespace
 }  // namespace collwrap::testing

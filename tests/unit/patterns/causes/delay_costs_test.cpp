@@ -115,15 +115,45 @@ TEST(RootCauses, ChainNamesTheWaitsItCausesDirectlyAndThroughRankOne) {
   EXPECT_NEAR(waits[1].long_term_cost_s, 0, 1e-15);
 }
 
-TEST(RootCauses, NoGainEstimateWhenNoOtherRankRunsTheSegment) {
+TEST(RootCauses, CodeOnlyOneRankRunsIsCutByItsExcessOverTheCausedWait) {
+  // Rank 0 computes 400 before the only MPI_Send (t.c:5); rank 1 computes 100 before its
+  // MPI_Recv (t.c:6) and waits 300. No other rank runs rank 0's segment, so the estimate cuts
+  // it by the wait it caused, to 100: rank 0 sends at 100, the receive ends at 120 instead of
+  // 420.
   TraceBuilder b(2);
   b.send(b.call(0, "MPI_Send", 400, 410, "t.c", 5), 1, 0, 8);
   b.recv(b.call(1, "MPI_Recv", 100, 420, "t.c", 6), 0, 0, 8);
   const TracedRun run(b.finish());
   const CauseAnalysis c = find_root_causes(run.trace, run.matching, {});
   ASSERT_EQ(c.root_causes.size(), 1u);
-  EXPECT_EQ(c.root_causes[0].rank, 0);
-  EXPECT_FALSE(c.root_causes[0].gain_s);
+  const RootCause& cause = c.root_causes[0];
+  EXPECT_EQ(cause.rank, 0);
+  EXPECT_EQ(cause.gain_basis, GainBasis::LargestWait);
+  EXPECT_NEAR(cause.others_mean_time_s, 0, 1e-15);
+  EXPECT_NEAR(cause.target_time_s, 100e-9, 1e-15);
+  ASSERT_TRUE(cause.gain_s);
+  EXPECT_NEAR(*cause.gain_s, 300e-9, 1e-15);
+}
+
+TEST(RootCauses, SharedCodeIsCutToTheOtherRanksMean) {
+  const TracedRun run(imbalance_before_allreduce({100, 100, 100, 400}));
+  const CauseAnalysis c = find_root_causes(run.trace, run.matching, {});
+  ASSERT_FALSE(c.root_causes.empty());
+  EXPECT_EQ(c.root_causes[0].gain_basis, GainBasis::OthersMean);
+  EXPECT_NEAR(c.root_causes[0].others_mean_time_s, 100e-9, 1e-15);
+  EXPECT_NEAR(c.root_causes[0].target_time_s, 100e-9, 1e-15);
+}
+
+TEST(DelayCosts, LargestChargeIsTheLargestWaitASegmentCaused) {
+  TraceBuilder b(2);
+  b.send(b.call(0, "MPI_Send", 400, 410, "t.c", 5), 1, 0, 8);
+  b.recv(b.call(1, "MPI_Recv", 100, 420, "t.c", 6), 0, 0, 8);
+  const TracedRun run(b.finish());
+  const ReplayTimes t = replay_trace(run.trace, run.graph);
+  const DelayCosts costs =
+      delay_costs(run.trace, run.graph, segment_types(run.trace, run.graph), t);
+  EXPECT_FLOAT_EQ(costs.largest_charge[run.graph.global(0, 0)], 300.0f);
+  EXPECT_FLOAT_EQ(costs.largest_charge[run.graph.global(1, 0)], 0.0f);  // the waiter's
 }
 
 }  // namespace
