@@ -30,6 +30,8 @@ std::string pattern_ids() {
   return ids;
 }
 
+}  // namespace
+
 std::uint64_t parse_count(std::string_view option, std::string_view text) {
   std::uint64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -71,6 +73,8 @@ std::string output_file(std::string_view option, std::string_view value) {
     throw UsageError(std::string(option) + " names a directory ('" + path + "'); give a file name");
   return path;
 }
+
+namespace {
 
 // A report option's FILE: a writable file name, or "-" where the writer allows it. The last
 // one given counts.
@@ -203,6 +207,7 @@ std::string usage_text() {
   const RuleOptions defaults;
   std::string text =
       "Usage: analyzer TRACE [options]\n"
+      "       analyzer compare BASE NEW [MORE...] [options]   (see analyzer compare --help)\n"
       "Finds MPI wait states in a collwrap trace and the source lines that cause them.\n"
       "TRACE is the archive directory written by libcollwrap.so or its traces.otf2 file.\n"
       "\n"
@@ -264,7 +269,8 @@ std::string usage_text() {
   }
   text +=
       "\n"
-      "Exit status: 0 analysis done, 1 the trace cannot be analyzed, 2 usage error.\n";
+      "Exit status: 0 analysis done, 1 the trace cannot be analyzed, 2 usage error\n"
+      "(analyzer compare: 3 a --fail-if-worse threshold was crossed).\n";
   return text;
 }
 
