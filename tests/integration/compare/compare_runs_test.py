@@ -30,6 +30,13 @@ import run_pattern_example as common  # noqa: E402
 EXIT_WORSE = 3
 
 
+def compare_schema_failures(result, schema_dir):
+    sys.path.insert(0, schema_dir)
+    import validate_report
+    schema = validate_report.load_schema(os.path.join(schema_dir, "compare.schema.json"))
+    return ["compare schema: " + v for v in validate_report.violations(result, schema)]
+
+
 def run_analyzer(args, arguments, expected_status):
     command = [args.analyzer, *arguments]
     print("$", " ".join(command), flush=True)
@@ -82,7 +89,9 @@ def check_scaling(args, workdir):
     if "computational" not in run.stdout:
         failures.append("the terminal shows no scaling table")
     with open(out, encoding="utf-8") as f:
-        rows = json.load(f)["scaling"]["rows"]
+        result = json.load(f)
+    failures += compare_schema_failures(result, args.schema_dir)
+    rows = result["scaling"]["rows"]
     if [r["ranks"] for r in rows] != [2, 4]:
         return failures + [f"scaling rows for ranks {[r['ranks'] for r in rows]}, expected [2, 4]"]
     four_row = rows[1]
@@ -133,6 +142,7 @@ def main():
             failures.append("the terminal table does not say 'gone'")
         with open(out, encoding="utf-8") as f:
             result = json.load(f)
+        failures += compare_schema_failures(result, args.schema_dir)
         failures += check_gone(result["comparisons"][0], args.source)
         if result["worse"]:
             failures.append("the fixed run is reported worse")
