@@ -203,6 +203,18 @@ std::optional<std::string> CommandLine::report_path(std::string_view option) con
   return std::nullopt;
 }
 
+std::string help_entry(const std::string& option_column, std::string_view help) {
+  std::string text, column = "  " + option_column;  // then empty: continuation
+  for (std::size_t start = 0; start < help.size();) {
+    const std::size_t end = std::min(help.find('\n', start), help.size());
+    column.resize(kHelpColumn, ' ');
+    text += column + std::string(help.substr(start, end - start)) + "\n";
+    column.clear();
+    start = end + 1;
+  }
+  return text;
+}
+
 std::string usage_text() {
   const RuleOptions defaults;
   std::string text =
@@ -215,16 +227,8 @@ std::string usage_text() {
       "  --patterns all|ID[,ID...]  patterns to look for (default: all)\n"
       "  --noise FILE               estimate how much of the waiting the machine noise in\n"
       "                             FILE (collwrap-bench noise --save FILE) explains\n";
-  for (const ReportWriter& w : report_writers()) {
-    std::string column = "  " + std::string(w.option) + " FILE";  // then empty: continuation
-    for (std::size_t start = 0; start < w.help.size();) {
-      const std::size_t end = std::min(w.help.find('\n', start), w.help.size());
-      column.resize(kHelpColumn, ' ');
-      text += column + std::string(w.help.substr(start, end - start)) + "\n";
-      column.clear();
-      start = end + 1;
-    }
-  }
+  for (const ReportWriter& w : report_writers())
+    text += help_entry(std::string(w.option) + " FILE", w.help);
   text +=
       "  --time-window START:END    timeline (--timeline, --html) only from START to END\n"
       "                             seconds of the trace\n"

@@ -54,6 +54,10 @@ std::vector<const Pattern*> parse_patterns(std::string_view text);
 // A file to write: its directory must exist and the name must not be a directory.
 std::string output_file(std::string_view option, std::string_view value);
 
+// Lines of a --help text: the option column ("--json FILE") indented by two, then `help`
+// ('\n' starts a new line) from the description column on.
+std::string help_entry(const std::string& option_column, std::string_view help);
+
 // The --help text: synopsis, options with their defaults, and the pattern ids.
 std::string usage_text();
 

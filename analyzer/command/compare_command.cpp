@@ -17,7 +17,6 @@ namespace {
 
 constexpr int kExitBadRun = 1;
 constexpr int kExitUsage = 2;
-constexpr std::size_t kHelpColumn = 29;  // where --help's descriptions start, as analyzer's
 
 int fail(int status, const std::string& message) {
   std::cerr << "analyzer: " << message << '\n';
@@ -119,16 +118,8 @@ std::string compare_usage_text() {
       " lines still matches when the function and MPI call agree.\n"
       "\n"
       "Options:\n";
-  for (const CompareWriter& w : compare_writers()) {
-    std::string column = "  " + std::string(w.option) + " FILE";
-    for (std::size_t start = 0; start < w.help.size();) {
-      const std::size_t end = std::min(w.help.find('\n', start), w.help.size());
-      column.resize(kHelpColumn, ' ');
-      text += column + std::string(w.help.substr(start, end - start)) + "\n";
-      column.clear();
-      start = end + 1;
-    }
-  }
+  for (const CompareWriter& w : compare_writers())
+    text += help_entry(std::string(w.option) + " FILE", w.help);
   text +=
       "  --fail-if-worse SPEC       exit with status 3 when a new run waits more than BASE by\n"
       "                             more than PERCENT: SPEC is PATTERN:PERCENT (one pattern's\n"

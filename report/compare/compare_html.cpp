@@ -7,6 +7,7 @@
 
 #include "compare_html_style.h"
 #include "compare_text.h"
+#include "html_template.h"
 #include "markup_escape.h"
 #include "text_format.h"
 
@@ -89,7 +90,8 @@ void write_named(const std::string& title, const std::vector<NamedChange>& chang
   const double scale = scale_of(changes, [](const NamedChange& c) { return c.value; });
   out << "<table><tr><th></th><th>change</th><th>base</th><th>new</th><th></th></tr>\n";
   for (const NamedChange& c : changes)
-    out << "<tr><td>" << esc(c.name) << "</td>" << change_cells(c.value, scale) << "</tr>\n";
+    if (c.value.base != 0 || c.value.current != 0)  // a pattern neither run found says nothing
+      out << "<tr><td>" << esc(c.name) << "</td>" << change_cells(c.value, scale) << "</tr>\n";
   out << "</table>\n";
 }
 
@@ -228,10 +230,14 @@ void write_scaling(const ScalingStudy& s, std::ostream& out) {
 void write_compare_html(const CompareReport& report, std::ostream& out) {
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
          "<title>collwrap: comparison of runs</title>\n<style>\n"
-      << kCompareHtmlStyle << "</style>\n</head>\n<body>\n<h1>Comparison of runs</h1>\n"
+      << kHtmlStyle << kCompareHtmlStyle
+      << "</style>\n</head>\n<body>\n<h1>Comparison of runs</h1>\n"
       << "<p class=\"subtitle\">";
   for (std::size_t i = 0; i < report.runs.size(); ++i)
-    out << (i == 0 ? "Base: " : "<br>New: ") << esc(run_text(report.runs[i]));
+    out << (report.scaling ? (i == 0 ? "Runs: " : "<br>")
+            : i == 0       ? "Base: "
+                           : "<br>New: ")
+        << esc(run_text(report.runs[i]));
   out << "</p>\n";
   for (const RunComparison& c : report.comparisons) write_comparison(c, out);
   if (report.scaling) write_scaling(*report.scaling, out);

@@ -1,7 +1,8 @@
-// `analyzer compare --html FILE`: one self-contained page (no script, nothing fetched, the
-// style compiled in from compare_html.css) with the tables of the terminal output, each change
-// drawn as two bars side by side (base above, new below, on one scale per table), and in scaling
-// mode an SVG plot of speedup against ideal speedup and of the efficiencies over rank counts.
+// `analyzer compare --html FILE`: one self-contained page (no script, nothing fetched; the
+// style of the analyzer's HTML report plus compare_html.css, compiled in) with the tables of
+// the terminal output, each change drawn as two bars side by side (base above, new below, on
+// one scale per table), and in scaling mode an SVG plot of speedup against ideal speedup and
+// of the global efficiency over rank counts.
 #pragma once
 
 #include <ostream>

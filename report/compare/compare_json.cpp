@@ -1,18 +1,12 @@
 #include "compare_json.h"
 
 #include "finding_matching.h"
+#include "json_values.h"
 
 namespace collwrap {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-Json null_if_empty(const std::string& s) {
-  return s.empty() ? Json(nullptr) : Json(s);
-}
-Json null_if_zero(std::uint32_t n) {
-  return n == 0 ? Json(nullptr) : Json(n);
-}
 
 Json change_json(const Change& c) {
   const std::optional<double> percent = c.percent();
@@ -22,28 +16,16 @@ Json change_json(const Change& c) {
           {"percent", percent ? Json(*percent) : Json(nullptr)}};
 }
 
-const char* status_name(FindingStatus s) {
-  switch (s) {
-    case FindingStatus::Gone:
-      return "gone";
-    case FindingStatus::New:
-      return "new";
-    case FindingStatus::Matched:
-      break;
-  }
-  return "matched";
-}
-
 Json findings_json(const std::vector<FindingChange>& changes) {
   Json list = Json::array();
   for (const FindingChange& c : changes)
-    list.push_back({{"status", status_name(c.status)},
+    list.push_back({{"status", finding_status_name(c.status)},
                     {"pattern", c.pattern},
                     {"rank", c.rank == kAllRanks ? Json(nullptr) : Json(c.rank)},
-                    {"file", null_if_empty(c.file)},
-                    {"line", null_if_zero(c.line)},
-                    {"base_line", null_if_zero(c.base_line)},
-                    {"function", null_if_empty(c.function)},
+                    {"file", text_or_null(c.file)},
+                    {"line", line_or_null(c.line)},
+                    {"base_line", line_or_null(c.base_line)},
+                    {"function", text_or_null(c.function)},
                     {"mpi_function", c.mpi_function},
                     {"wait_time_s", change_json(c.wait_s)},
                     {"occurrences", change_json(c.occurrences)}});
@@ -63,11 +45,11 @@ Json named_json(const std::vector<NamedChange>& changes, const char* key) {
 Json root_causes_json(const std::vector<RootCauseChange>& changes) {
   Json list = Json::array();
   for (const RootCauseChange& c : changes)
-    list.push_back({{"status", status_name(c.status)},
+    list.push_back({{"status", finding_status_name(c.status)},
                     {"rank", c.rank},
-                    {"file", null_if_empty(c.file)},
-                    {"line", null_if_zero(c.line)},
-                    {"function", null_if_empty(c.function)},
+                    {"file", text_or_null(c.file)},
+                    {"line", line_or_null(c.line)},
+                    {"function", text_or_null(c.function)},
                     {"mpi_function", c.mpi_function},
                     {"cost_s", change_json(c.cost_s)}});
   return list;
@@ -130,7 +112,7 @@ nlohmann::ordered_json compare_json(const CompareReport& report) {
   Json runs = Json::array();
   for (const RunFacts& r : report.runs)
     runs.push_back({{"label", r.label},
-                    {"program", null_if_empty(r.program)},
+                    {"program", text_or_null(r.program)},
                     {"ranks", r.ranks},
                     {"pop_region", r.pop_region ? Json(*r.pop_region) : Json(nullptr)}});
   Json comparisons = Json::array();

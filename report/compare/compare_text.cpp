@@ -25,14 +25,7 @@ std::string percent_text(const Change& change) {
 }
 
 std::string status_text(FindingStatus status, std::uint32_t line, std::uint32_t base_line) {
-  switch (status) {
-    case FindingStatus::Gone:
-      return "gone";
-    case FindingStatus::New:
-      return "new";
-    case FindingStatus::Matched:
-      break;
-  }
+  if (status != FindingStatus::Matched) return finding_status_name(status);
   return line == base_line ? "" : "moved from line " + std::to_string(base_line);
 }
 

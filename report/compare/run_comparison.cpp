@@ -161,6 +161,18 @@ void compare_causes(const ComparedRun& base, const ComparedRun& current, RunComp
 
 }  // namespace
 
+const char* finding_status_name(FindingStatus status) {
+  switch (status) {
+    case FindingStatus::Gone:
+      return "gone";
+    case FindingStatus::New:
+      return "new";
+    case FindingStatus::Matched:
+      break;
+  }
+  return "matched";
+}
+
 std::optional<double> Change::percent() const {
   if (base == 0) return std::nullopt;
   return 100 * delta() / base;

@@ -32,6 +32,9 @@ struct Change {
 
 enum class FindingStatus { Matched, Gone, New };
 
+// "matched", "gone" (only in the base run), "new" (only in the new run).
+const char* finding_status_name(FindingStatus status);
+
 // A finding of either run (rank kAllRanks when summed over ranks), at its call site in the new
 // run (the base run's when gone).
 struct FindingChange {
