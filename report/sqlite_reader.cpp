@@ -5,6 +5,8 @@
 #include <functional>
 #include <memory>
 
+#include "sqlite_schema.h"
+
 namespace collwrap {
 namespace {
 
@@ -144,6 +146,12 @@ void read_causes(DatabaseReader& db, std::int64_t run_id, AnalysisResult& result
 
 AnalysisResult read_database_run(const std::string& path, std::int64_t run_id) {
   DatabaseReader db(path);
+  std::int64_t version = 0;
+  db.each("PRAGMA user_version", -1, [&](sqlite3_stmt* s) { version = integer(s, 0); });
+  if (version > kSqliteSchemaVersion)
+    throw DatabaseError("the database '" + path + "' has schema version " +
+                        std::to_string(version) + ", newer than this analyzer's " +
+                        std::to_string(kSqliteSchemaVersion) + "; use a newer analyzer");
   AnalysisResult result;
   bool found = false;
   db.each(

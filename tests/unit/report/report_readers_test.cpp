@@ -1,6 +1,7 @@
 // A JSON report and a database run read back give the result that was written: what
 // `analyzer compare` reads of a saved run is what the analysis found.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <sstream>
 
@@ -90,6 +91,17 @@ TEST(SqliteReader, ReadsBackARunOfTheDatabase) {
   expect_same_for_comparison(read, written);
   EXPECT_THROW(read_database_run(db, 3), DatabaseError);
   EXPECT_THROW(read_database_run(dir / "missing.db", 1), DatabaseError);
+}
+
+TEST(SqliteReader, RefusesADatabaseOfANewerSchema) {
+  const ScratchDirectory dir;
+  const std::string db = dir / "runs.db";
+  append_run_to_database(every_pattern_result(), db);
+  sqlite3* handle = nullptr;
+  ASSERT_EQ(sqlite3_open(db.c_str(), &handle), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(handle, "PRAGMA user_version = 99", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(handle);
+  EXPECT_THROW(read_database_run(db, 1), DatabaseError);
 }
 
 }  // namespace
