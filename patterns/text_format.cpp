@@ -1,5 +1,6 @@
 #include "text_format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -44,6 +45,18 @@ std::string format_ranks(std::span<const std::int32_t> ranks) {
 std::string format_place(const std::string& file, std::uint32_t line) {
   if (file.empty()) return "unknown location";
   return line == 0 ? file : file + ":" + std::to_string(line);
+}
+
+std::size_t display_width(const std::string& text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+std::string padded(std::string text, std::size_t width) {
+  const std::size_t used = display_width(text);
+  if (used < width) text.append(width - used, ' ');
+  return text;
 }
 
 }  // namespace collwrap

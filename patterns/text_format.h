@@ -16,4 +16,11 @@ std::string format_ranks(std::span<const std::int32_t> ranks);
 // "file.c:42", "file.c" without a line, "unknown location" without a file.
 std::string format_place(const std::string& file, std::uint32_t line);
 
+// Columns of terminal text count characters, not bytes: "µs" is three bytes of UTF-8 but two
+// columns.
+std::size_t display_width(const std::string& text);
+
+// `text` with spaces appended up to `width` columns.
+std::string padded(std::string text, std::size_t width);
+
 }  // namespace collwrap

@@ -1,27 +1,23 @@
 #include "cause_json.h"
 
+#include "json_values.h"
+
 namespace collwrap {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json null_if_empty(const std::string& s) {
-  return s.empty() ? Json(nullptr) : Json(s);
-}
-Json null_if_zero(std::uint32_t n) {
-  return n == 0 ? Json(nullptr) : Json(n);
-}
 Json optional_json(const std::optional<double>& v) {
   return v ? Json(*v) : Json(nullptr);
 }
 
 Json segment_json(const SegmentDescription& s) {
-  return {{"file", null_if_empty(s.file)},
-          {"line", null_if_zero(s.line)},
-          {"function", null_if_empty(s.function)},
+  return {{"file", text_or_null(s.file)},
+          {"line", line_or_null(s.line)},
+          {"function", text_or_null(s.function)},
           {"mpi_function", s.mpi_function},
-          {"start_file", null_if_empty(s.start_file)},
-          {"start_line", null_if_zero(s.start_line)},
+          {"start_file", text_or_null(s.start_file)},
+          {"start_line", line_or_null(s.start_line)},
           {"start_mpi_function", s.start_mpi_function}};
 }
 
@@ -30,9 +26,9 @@ Json caused_waits_json(const std::vector<CausedWait>& waits) {
   for (const CausedWait& w : waits)
     list.push_back({{"rank", w.rank},
                     {"thread", w.thread},
-                    {"file", null_if_empty(w.file)},
-                    {"line", null_if_zero(w.line)},
-                    {"function", null_if_empty(w.function)},
+                    {"file", text_or_null(w.file)},
+                    {"line", line_or_null(w.line)},
+                    {"function", text_or_null(w.function)},
                     {"short_term_cost_s", w.short_term_cost_s},
                     {"long_term_cost_s", w.long_term_cost_s}});
   return list;
@@ -68,8 +64,8 @@ Json critical_path_json(const CriticalPathSummary& cp) {
                         {"imbalance_s", s.imbalance_s}});
   for (const CriticalPathCallSite& s : cp.call_sites)
     sites.push_back({{"mpi_function", s.mpi_function},
-                     {"file", null_if_empty(s.file)},
-                     {"line", null_if_zero(s.line)},
+                     {"file", text_or_null(s.file)},
+                     {"line", line_or_null(s.line)},
                      {"time_s", s.time_s},
                      {"share", s.share}});
   return {{"length_s", cp.length_s}, {"hops", cp.hops},      {"compute_s", cp.compute_s},

@@ -1,19 +1,12 @@
 #include "json_report.h"
 
 #include "cause_json.h"
+#include "json_values.h"
 
 namespace collwrap {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// Unknown strings and line numbers are null in the report, not "" or 0.
-Json text_or_null(const std::string& s) {
-  return s.empty() ? Json(nullptr) : Json(s);
-}
-Json line_or_null(std::uint32_t line) {
-  return line == 0 ? Json(nullptr) : Json(line);
-}
 
 Json details_json(const FindingDetails& d) {
   Json j = Json::object();

@@ -16,13 +16,6 @@ constexpr std::size_t kRanksListed = 16;  // more ranks are summarized as min/me
 constexpr std::size_t kTextWidth = 100;   // recommendations wrap here
 constexpr std::size_t kNoteWidth = 90;    // notes under a table wrap here
 
-// Columns count characters, not bytes: "µs" is three bytes of UTF-8 but two columns.
-std::size_t display_width(const std::string& text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  }));
-}
-
 // Word-wraps `text` to `width` columns, every line starting with `indent`.
 std::string wrapped(const std::string& text, const std::string& indent,
                     std::size_t width = kTextWidth) {
@@ -64,12 +57,6 @@ std::string location_label(const Finding& f) {
   std::string label = "rank " + std::to_string(f.rank);
   if (f.thread != 0) label += " thread " + std::to_string(f.thread);
   return label;
-}
-
-std::string padded(std::string text, std::size_t width) {
-  const std::size_t used = display_width(text);
-  if (used < width) text.append(width - used, ' ');
-  return text;
 }
 
 void write_header(const AnalysisResult& r, std::ostream& out) {

@@ -30,6 +30,8 @@ std::string pattern_ids() {
   return ids;
 }
 
+}  // namespace
+
 std::uint64_t parse_count(std::string_view option, std::string_view text) {
   std::uint64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -71,6 +73,8 @@ std::string output_file(std::string_view option, std::string_view value) {
     throw UsageError(std::string(option) + " names a directory ('" + path + "'); give a file name");
   return path;
 }
+
+namespace {
 
 // A report option's FILE: a writable file name, or "-" where the writer allows it. The last
 // one given counts.
@@ -199,10 +203,23 @@ std::optional<std::string> CommandLine::report_path(std::string_view option) con
   return std::nullopt;
 }
 
+std::string help_entry(const std::string& option_column, std::string_view help) {
+  std::string text, column = "  " + option_column;  // then empty: continuation
+  for (std::size_t start = 0; start < help.size();) {
+    const std::size_t end = std::min(help.find('\n', start), help.size());
+    column.resize(kHelpColumn, ' ');
+    text += column + std::string(help.substr(start, end - start)) + "\n";
+    column.clear();
+    start = end + 1;
+  }
+  return text;
+}
+
 std::string usage_text() {
   const RuleOptions defaults;
   std::string text =
       "Usage: analyzer TRACE [options]\n"
+      "       analyzer compare BASE NEW [MORE...] [options]   (see analyzer compare --help)\n"
       "Finds MPI wait states in a collwrap trace and the source lines that cause them.\n"
       "TRACE is the archive directory written by libcollwrap.so or its traces.otf2 file.\n"
       "\n"
@@ -210,16 +227,8 @@ std::string usage_text() {
       "  --patterns all|ID[,ID...]  patterns to look for (default: all)\n"
       "  --noise FILE               estimate how much of the waiting the machine noise in\n"
       "                             FILE (collwrap-bench noise --save FILE) explains\n";
-  for (const ReportWriter& w : report_writers()) {
-    std::string column = "  " + std::string(w.option) + " FILE";  // then empty: continuation
-    for (std::size_t start = 0; start < w.help.size();) {
-      const std::size_t end = std::min(w.help.find('\n', start), w.help.size());
-      column.resize(kHelpColumn, ' ');
-      text += column + std::string(w.help.substr(start, end - start)) + "\n";
-      column.clear();
-      start = end + 1;
-    }
-  }
+  for (const ReportWriter& w : report_writers())
+    text += help_entry(std::string(w.option) + " FILE", w.help);
   text +=
       "  --time-window START:END    timeline (--timeline, --html) only from START to END\n"
       "                             seconds of the trace\n"
@@ -264,7 +273,8 @@ std::string usage_text() {
   }
   text +=
       "\n"
-      "Exit status: 0 analysis done, 1 the trace cannot be analyzed, 2 usage error.\n";
+      "Exit status: 0 analysis done, 1 the trace cannot be analyzed, 2 usage error\n"
+      "(analyzer compare: 3 a --fail-if-worse threshold was crossed).\n";
   return text;
 }
 

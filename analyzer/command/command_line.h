@@ -46,6 +46,18 @@ struct CommandLine {
 // `args` excludes the program name. Throws UsageError.
 CommandLine parse_command_line(std::span<const std::string_view> args);
 
+// Option values shared with `analyzer compare` (compare_command.h); each throws UsageError
+// naming `option`.
+std::uint64_t parse_count(std::string_view option, std::string_view text);
+TimeNs parse_seconds(std::string_view option, std::string_view text);
+std::vector<const Pattern*> parse_patterns(std::string_view text);
+// A file to write: its directory must exist and the name must not be a directory.
+std::string output_file(std::string_view option, std::string_view value);
+
+// Lines of a --help text: the option column ("--json FILE") indented by two, then `help`
+// ('\n' starts a new line) from the description column on.
+std::string help_entry(const std::string& option_column, std::string_view help);
+
 // The --help text: synopsis, options with their defaults, and the pattern ids.
 std::string usage_text();
 

@@ -2,6 +2,7 @@
 //
 // Reads a collwrap trace, matches it, runs the pattern rules and writes the JSON report and
 // the terminal summary. Exit status: 0 done, 1 the trace cannot be analyzed, 2 usage error.
+// `analyzer compare ...` compares runs (compare_command.h; exit status 3: worse).
 #include <unistd.h>
 
 #include <filesystem>
@@ -11,11 +12,10 @@
 #include <string_view>
 #include <vector>
 
-#include "analyze.h"
-#include "clock_repair.h"
+#include "archive_analysis.h"
 #include "command_line.h"
+#include "compare_command.h"
 #include "compute_grains.h"
-#include "matching.h"
 #include "pattern_list.h"
 #include "progress.h"
 #include "report_writers.h"
@@ -74,29 +74,19 @@ int run(const collwrap::CommandLine& cl) {
                        .enabled = collwrap::progress_wanted(cl.quiet, STDERR_FILENO)});
   std::optional<collwrap::ProgressTicker> ticker;
   if (progress->enabled()) ticker.emplace(*progress, std::chrono::milliseconds(200));
-  progress->phase("reading");
-  collwrap::Trace trace;
+  collwrap::ArchiveAnalysis analysis;
   try {
-    trace = collwrap::read_trace(cl.trace_path, {},
-                                 [](double fraction) { progress->progress(fraction); });
+    analysis = collwrap::analyze_archive(cl.trace_path, {cl.rules, cl.patterns, 3, cl.causes},
+                                         cl.clock_repair, &*progress);
   } catch (const collwrap::TraceUsageError& e) {  // its message says what to give instead
     return fail(kExitUsage, e.what());
   } catch (const collwrap::TraceReadError& e) {
-    return fail(kExitBadTrace, std::string(e.what()) +
-                                   "; nothing can be analyzed: trace the program again (an archive "
-                                   "is complete once every rank has passed MPI_Finalize)");
+    return fail(kExitBadTrace,
+                std::string(e.what()) + std::string(collwrap::kIncompleteTraceAdvice));
   }
-  progress->phase("matching");
-  collwrap::Matching matching = collwrap::match_trace(trace);
-  if (cl.clock_repair) progress->phase("clock repair");
-  // The repair keeps every location's event order, so the pairs stay; matching again
-  // recounts the violations the patterns will see.
-  if (cl.clock_repair && collwrap::repair_clocks(trace, matching).passes > 0)
-    matching = collwrap::match_trace(trace);
-  trace.release_request_ids();
-  progress->phase("patterns");
-  collwrap::AnalysisResult result =
-      collwrap::analyze_trace(trace, matching, {cl.rules, cl.patterns, 3, cl.causes});
+  const collwrap::Trace& trace = analysis.trace;
+  const collwrap::Matching& matching = analysis.matching;
+  collwrap::AnalysisResult& result = analysis.result;
   if (noise)
     result.noise = collwrap::predict_noise_waiting(trace, result.summary, *noise, *cl.noise_path);
 
@@ -124,6 +114,8 @@ int run(const collwrap::CommandLine& cl) {
 
 int main(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
+  if (!args.empty() && args.front() == "compare")
+    return collwrap::run_compare_command(std::span(args).subspan(1));
   collwrap::CommandLine cl;
   try {
     cl = collwrap::parse_command_line(args);

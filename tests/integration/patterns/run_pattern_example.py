@@ -51,12 +51,15 @@ def expectations(source):
     return found, startup
 
 
-def trace(args, workdir):
-    trace_dir = os.path.join(workdir, "trace")
+def trace(args, workdir, name="trace", binary=None, np=None, program_args=()):
+    """Traces `binary` (default args.binary) on `np` ranks (default args.np) with its
+    `program_args` into workdir/name; the archive directory."""
+    trace_dir = os.path.join(workdir, name)
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                COLLWRAP_TRACE_DIR=trace_dir)
-    command = [args.mpirun, "-np", str(args.np), "--oversubscribe",
-               "-x", "LD_PRELOAD=" + args.preload, "-x", "COLLWRAP_TRACE_DIR", args.binary]
+    command = [args.mpirun, "-np", str(np or args.np), "--oversubscribe",
+               "-x", "LD_PRELOAD=" + args.preload, "-x", "COLLWRAP_TRACE_DIR",
+               binary or args.binary, *program_args]
     run = subprocess.run(command, env=env, cwd=workdir, capture_output=True, text=True,
                          timeout=args.timeout)
     if run.returncode != 0:

@@ -1,0 +1,31 @@
+#include "archive_analysis.h"
+
+#include "clock_repair.h"
+#include "trace_reader.h"
+
+namespace collwrap {
+
+ArchiveAnalysis analyze_archive(const std::string& path, const AnalysisSettings& settings,
+                                bool clock_repair, ProgressReporter* progress) {
+  const auto phase = [&](std::string_view name) {
+    if (progress) progress->phase(name);
+  };
+  ArchiveAnalysis a;
+  phase("reading");
+  a.trace = read_trace(path, {}, [&](double fraction) {
+    if (progress) progress->progress(fraction);
+  });
+  phase("matching");
+  a.matching = match_trace(a.trace);
+  if (clock_repair) phase("clock repair");
+  // The repair keeps every location's event order, so the pairs stay; matching again
+  // recounts the violations the patterns will see.
+  if (clock_repair && repair_clocks(a.trace, a.matching).passes > 0)
+    a.matching = match_trace(a.trace);
+  a.trace.release_request_ids();
+  phase("patterns");
+  a.result = analyze_trace(a.trace, a.matching, settings);
+  return a;
+}
+
+}  // namespace collwrap

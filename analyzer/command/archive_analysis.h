@@ -1,0 +1,32 @@
+// Read → match → (clock repair) → patterns and causes: the analysis of one archive, shared by
+// `analyzer TRACE` and `analyzer compare`.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "analysis_result.h"
+#include "analyze.h"
+#include "matching.h"
+#include "progress.h"
+#include "trace_model.h"
+
+namespace collwrap {
+
+// Said after the trace reader's message when an archive cannot be read.
+inline constexpr std::string_view kIncompleteTraceAdvice =
+    "; nothing can be analyzed: trace the program again (an archive is complete once every "
+    "rank has passed MPI_Finalize)";
+
+struct ArchiveAnalysis {
+  Trace trace;
+  Matching matching;
+  AnalysisResult result;
+};
+
+// Phases for `progress` (may be null): reading, matching, clock repair (with `clock_repair`),
+// patterns. Throws the trace reader's TraceUsageError and TraceReadError.
+ArchiveAnalysis analyze_archive(const std::string& path, const AnalysisSettings& settings,
+                                bool clock_repair, ProgressReporter* progress);
+
+}  // namespace collwrap
