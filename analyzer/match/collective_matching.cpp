@@ -102,18 +102,18 @@ std::vector<Participation> collect_participations(const Trace& trace, const Matc
         ++invalid;
         continue;
       }
-      out.push_back(
-          {.enter = l.call_enter[l.op_call[start == kNone ? member : start]],
-           .exit = l.call_leave[l.op_call[member]],
-           .member = {li, member},
-           .start = start == kNone ? OpRef{} : OpRef{li, start},
-           .stream = stream,
-           .rank = l.rank,
-           .root = l.op_peer[member],
-           .op = l.op_coll[member],
-           .role = trace.regions[l.call_region[l.op_call[start == kNone ? member : start]]].role,
-           .nonblocking = l.op_kind[member] == OpKind::NbcComplete,
-           .moves_data = l.op_bytes[member] > 0 || l.op_bytes_received[member] > 0});
+      const std::uint32_t first_call = l.op_call[start == kNone ? member : start];
+      out.push_back({.enter = l.call_enter[first_call],
+                     .exit = l.call_leave[l.op_call[member]],
+                     .member = {li, member},
+                     .start = start == kNone ? OpRef{} : OpRef{li, start},
+                     .stream = stream,
+                     .rank = l.rank,
+                     .root = l.op_peer[member],
+                     .op = l.op_coll[member],
+                     .role = trace.regions[l.call_region[first_call]].role,
+                     .nonblocking = l.op_kind[member] == OpKind::NbcComplete,
+                     .moves_data = l.op_bytes[member] > 0 || l.op_bytes_received[member] > 0});
     }
   }
   return out;

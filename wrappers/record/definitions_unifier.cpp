@@ -95,7 +95,10 @@ class TopologyUnifier {
     if (t.kind == GroupTopology::Kind::None || self == c.members.end()) return;
     const auto rank = std::uint32_t(self - c.members.begin());
     if (t.kind == GroupTopology::Kind::Cartesian) {
-      if (t.coords.size() != t.dims.size() || t.periodic.size() != t.dims.size()) return;
+      // OTF2 counts a topology's dimensions in 8 bits.
+      if (t.coords.size() != t.dims.size() || t.periodic.size() != t.dims.size() ||
+          t.dims.size() > 255)
+        return;
       g_.cart_coordinates.push_back({cart_topology(c, comm), rank, t.coords});
       return;
     }
