@@ -13,8 +13,8 @@
 namespace collwrap {
 
 // Declared one per family file: p2p_blocking.cpp, wrong_order.cpp, early_wait.cpp,
-// barrier.cpp, nxn.cpp, rooted_collectives.cpp, sendrecv_candidate.cpp. A new pattern is
-// registered here: its declaration below and its place in kPatternCatalog.
+// barrier.cpp, nxn.cpp, neighbor.cpp, rooted_collectives.cpp, sendrecv_candidate.cpp. A new pattern
+// is registered here: its declaration below and its place in kPatternCatalog.
 extern const Pattern kLateSender;
 extern const Pattern kLateReceiver;
 extern const Pattern kWrongOrder;
@@ -23,6 +23,7 @@ extern const Pattern kWaitAtBarrier;
 extern const Pattern kBarrierCompletion;
 extern const Pattern kWaitAtNxN;
 extern const Pattern kNxNCompletion;
+extern const Pattern kWaitAtNeighbor;
 extern const Pattern kLateBroadcast;
 extern const Pattern kEarlyReduce;
 extern const Pattern kEarlyScan;
@@ -31,7 +32,7 @@ extern const Pattern kSendrecvCandidate;
 // All patterns, in the order reports list them.
 inline constexpr auto kPatternCatalog = std::to_array<const Pattern*>(
     {&kLateSender, &kLateReceiver, &kWrongOrder, &kEarlyWait, &kWaitAtBarrier, &kBarrierCompletion,
-     &kWaitAtNxN, &kNxNCompletion, &kLateBroadcast, &kEarlyReduce, &kEarlyScan,
+     &kWaitAtNxN, &kNxNCompletion, &kWaitAtNeighbor, &kLateBroadcast, &kEarlyReduce, &kEarlyScan,
      &kSendrecvCandidate});
 
 std::span<const Pattern* const> pattern_catalog();

@@ -33,7 +33,7 @@ void for_each_collective(const RuleContext& context, CollFamily family,
                                                   std::span<const CollectiveMember>)>& visit) {
   std::vector<CollectiveMember> members;
   for (const CollectiveInstance& instance : context.matching.collectives) {
-    if (!instance.complete || collective_family(instance.op) != family) continue;
+    if (!instance.complete || instance.family != family) continue;
     if (collect_members(context.trace, context.matching, instance, members))
       visit(instance, members);
   }

@@ -47,8 +47,9 @@ struct Member {
 struct Instance {
   CollFamily family;
   std::uint32_t first, count;
-  std::uint32_t root = kNone;  // index among the members
-  TimeNs latency;              // between nodes if the members span several nodes
+  std::uint32_t root = kNone;                   // index among the members
+  TimeNs latency;                               // between nodes if the members span several nodes
+  const NeighborLists* in_neighbors = nullptr;  // the communicator's (neighborhood collectives)
 };
 
 // Per-location values over the flat event sequence.
@@ -115,11 +116,15 @@ class ClockCondition {
  private:
   void add_collective(const Trace& trace, const Matching& m, const CollectiveInstance& c,
                       const ClockRepairOptions& o) {
-    const CollFamily family = collective_family(c.op);
+    const CollFamily family = c.family;
     if (family == CollFamily::Other) return;
     bool moves_data = false, several_nodes = false;
-    Instance inst{family, static_cast<std::uint32_t>(members_.size()), 0, kNone,
-                  o.latency_same_node};
+    Instance inst{family,
+                  static_cast<std::uint32_t>(members_.size()),
+                  0,
+                  kNone,
+                  o.latency_same_node,
+                  &trace.comms[c.comm].in_neighbors};
     for (std::uint32_t i = 0; i < c.member_count; ++i) {
       const OpRef member = m.members[c.first_member + i];
       const OpRef start = m.starts[c.first_member + i];
@@ -145,7 +150,8 @@ class ClockCondition {
     const Member* m = &members_[inst.first];
     std::uint64_t violations = 0;
     for_each_collective_dependency(
-        inst.family, inst.count, inst.root, [&](std::uint32_t i) { return at(m[i].enter); },
+        inst.family, inst.count, inst.root, inst.in_neighbors,
+        [&](std::uint32_t i) { return at(m[i].enter); },
         [&](std::uint32_t i, TimeNs entered) {
           violations += at(m[i].exit) < entered;
           raise(lower, m[i].exit, entered + inst.latency);
@@ -179,6 +185,13 @@ class ClockCondition {
       case CollFamily::NToOne:
         if (inst.root == kNone) break;
         for (std::uint32_t i = 0; i < inst.count; ++i) cap(m[i], at(m[inst.root].exit));
+        break;
+      case CollFamily::Neighbor:
+        // An in-neighbor must have entered before each member it sends to has left.
+        if (inst.in_neighbors->size() != inst.count) break;
+        for (std::uint32_t i = 0; i < inst.count; ++i)
+          for (const std::uint32_t j : (*inst.in_neighbors)[i])
+            if (j < inst.count) cap(m[j], at(m[i].exit));
         break;
       case CollFamily::Prefix:
       case CollFamily::Other:

@@ -20,9 +20,12 @@ constexpr bool collective_synchronizes(CollFamily family, bool moves_data) {
 // `entered`, the latest entry among the members it waits for. Members are indexed 0..count−1 in
 // rank-in-communicator order (which the prefix family relies on); enter(i) is member i's entry
 // time; root is the root's index, or any value ≥ count when the instance has none.
+// in_neighbors (neighborhood collectives) lists each rank's in-neighbors; without a list for
+// every member the instance states no dependency.
 template <typename EnterOf, typename Depends>
 void for_each_collective_dependency(CollFamily family, std::uint32_t count, std::uint32_t root,
-                                    EnterOf enter, Depends depends) {
+                                    const NeighborLists* in_neighbors, EnterOf enter,
+                                    Depends depends) {
   TimeNs last = std::numeric_limits<TimeNs>::min();
   switch (family) {
     case CollFamily::Prefix:
@@ -45,6 +48,17 @@ void for_each_collective_dependency(CollFamily family, std::uint32_t count, std:
       if (root >= count) break;
       for (std::uint32_t i = 0; i < count; ++i) last = std::max(last, enter(i));
       depends(root, last);
+      break;
+    case CollFamily::Neighbor:
+      if (in_neighbors == nullptr || in_neighbors->size() != count) break;
+      for (std::uint32_t i = 0; i < count; ++i) {
+        const std::vector<std::uint32_t>& sources = (*in_neighbors)[i];
+        if (sources.empty()) continue;
+        TimeNs latest = std::numeric_limits<TimeNs>::min();
+        for (const std::uint32_t j : sources)
+          if (j < count) latest = std::max(latest, enter(j));
+        if (latest != std::numeric_limits<TimeNs>::min()) depends(i, latest);
+      }
       break;
     case CollFamily::Other:
       break;

@@ -26,6 +26,7 @@ struct Participation {
   std::int32_t rank;
   std::int32_t root;
   CollOp op;
+  RegionRole role;  // of the call that started it
   bool nonblocking;
   bool moves_data;
 };
@@ -101,7 +102,8 @@ std::vector<Participation> collect_participations(const Trace& trace, const Matc
         ++invalid;
         continue;
       }
-      out.push_back({.enter = l.call_enter[l.op_call[start == kNone ? member : start]],
+      const std::uint32_t first_call = l.op_call[start == kNone ? member : start];
+      out.push_back({.enter = l.call_enter[first_call],
                      .exit = l.call_leave[l.op_call[member]],
                      .member = {li, member},
                      .start = start == kNone ? OpRef{} : OpRef{li, start},
@@ -109,6 +111,7 @@ std::vector<Participation> collect_participations(const Trace& trace, const Matc
                      .rank = l.rank,
                      .root = l.op_peer[member],
                      .op = l.op_coll[member],
+                     .role = trace.regions[l.call_region[first_call]].role,
                      .nonblocking = l.op_kind[member] == OpKind::NbcComplete,
                      .moves_data = l.op_bytes[member] > 0 || l.op_bytes_received[member] > 0});
     }
@@ -118,9 +121,9 @@ std::vector<Participation> collect_participations(const Trace& trace, const Matc
 
 // Members that left before someone they depend on had entered, given in rank-in-communicator
 // order (collective_dependency.h).
-std::uint64_t count_violations(const CollectiveInstance& inst, bool moves_data,
+std::uint64_t count_violations(const Trace& trace, const CollectiveInstance& inst, bool moves_data,
                                const std::vector<const Participation*>& members) {
-  const CollFamily family = collective_family(inst.op);
+  const CollFamily family = inst.family;
   if (!collective_synchronizes(family, moves_data)) return 0;
   const auto count = static_cast<std::uint32_t>(members.size());
   std::uint32_t root = count;
@@ -128,7 +131,8 @@ std::uint64_t count_violations(const CollectiveInstance& inst, bool moves_data,
     if (members[i]->rank == inst.root) root = i;
   std::uint64_t violations = 0;
   for_each_collective_dependency(
-      family, count, root, [&](std::uint32_t i) { return members[i]->enter; },
+      family, count, root, &trace.comms[inst.comm].in_neighbors,
+      [&](std::uint32_t i) { return members[i]->enter; },
       [&](std::uint32_t i, TimeNs entered) { violations += members[i]->exit < entered; });
   return violations;
 }
@@ -174,6 +178,7 @@ void match_collectives(const Trace& trace, Matching& m) {
       CollectiveInstance inst;
       inst.comm = comm;
       inst.op = head.op;
+      inst.family = collective_family(head.op, head.role);
       inst.root = head.root;
       inst.nonblocking = head.nonblocking;
       inst.first_member = static_cast<std::uint32_t>(m.members.size());
@@ -189,7 +194,7 @@ void match_collectives(const Trace& trace, Matching& m) {
       }
       m.counts.incomplete_collectives += !inst.complete;
       m.counts.mismatched_collectives += mismatched;
-      m.counts.clock_violations += count_violations(inst, moves_data, members);
+      m.counts.clock_violations += count_violations(trace, inst, moves_data, members);
       m.collectives.push_back(inst);
     }
     first = last;

@@ -34,7 +34,8 @@ struct Message {
 struct CollectiveInstance {
   std::uint32_t comm = kNone;
   CollOp op = CollOp::None;
-  std::int32_t root = kNoWorldRank;  // world rank, or kNoWorldRank
+  CollFamily family = CollFamily::Other;  // collective_family(op, role of the calls' regions)
+  std::int32_t root = kNoWorldRank;       // world rank, or kNoWorldRank
   bool nonblocking = false;
   std::uint32_t first_member = 0;  // into Matching::members / Matching::starts
   std::uint32_t member_count = 0;

@@ -32,7 +32,8 @@ void for_each_gate(const Trace& trace, const Matching& matching, const ReplayGra
   for (std::uint32_t i = 0; i < matching.collectives.size(); ++i) {
     const CollectiveInstance& c = matching.collectives[i];
     if (!c.complete) continue;
-    const CollFamily family = collective_family(c.op);
+    const CollFamily family = c.family;
+    const NeighborLists& in_neighbors = trace.comms[c.comm].in_neighbors;
     std::uint32_t root_call = kNone;
     for (std::uint32_t j = 0; j < c.member_count; ++j) {
       const std::uint32_t m = c.first_member + j;
@@ -55,6 +56,15 @@ void for_each_gate(const Trace& trace, const Matching& matching, const ReplayGra
           break;
         case CollFamily::OneToN:
           if (!is_root && root_call != kNone && root_call != call) add(call, root_call);
+          break;
+        case CollFamily::Neighbor:
+          // Members are in rank-in-communicator order in a complete instance.
+          if (in_neighbors.size() != c.member_count) break;
+          for (const std::uint32_t k : in_neighbors[j]) {
+            const std::uint32_t source =
+                k < c.member_count ? graph.member_calls[graph.member_first[i] + k] : kNone;
+            if (source != kNone && source != call) add(call, source);
+          }
           break;
         case CollFamily::Other:
           break;

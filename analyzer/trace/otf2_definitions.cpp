@@ -6,6 +6,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "topology.h"
 #include "trace_reader.h"
 
 namespace collwrap {
@@ -34,6 +35,7 @@ struct RawDefinitions {
   struct RegionDef {
     OTF2_RegionRef ref;
     OTF2_StringRef name;
+    OTF2_RegionRole role;
     OTF2_Paradigm paradigm;
   };
   struct GroupDef {
@@ -55,6 +57,24 @@ struct RawDefinitions {
     OTF2_RegionRef region;
     OTF2_SourceCodeLocationRef source;
   };
+  struct CartDimensionDef {
+    std::uint32_t size;
+    bool periodic;
+  };
+  struct CartTopologyDef {
+    OTF2_CommRef comm;
+    std::vector<OTF2_CartDimensionRef> dims;
+  };
+  struct CartCoordinateDef {
+    OTF2_CartTopologyRef topology;
+    std::uint32_t rank;
+    std::vector<std::uint32_t> coords;
+  };
+  struct GroupPropertyDef {
+    OTF2_LocationGroupRef location_group;
+    OTF2_StringRef name;
+    OTF2_GroupRef group;
+  };
   struct AttributeDef {
     OTF2_AttributeRef ref;
     OTF2_StringRef name;
@@ -71,6 +91,10 @@ struct RawDefinitions {
   std::unordered_map<OTF2_SourceCodeLocationRef, SourceLocation> source_locations;
   std::vector<ContextDef> contexts;
   std::vector<AttributeDef> attributes;
+  std::unordered_map<OTF2_CartDimensionRef, CartDimensionDef> cart_dimensions;
+  std::unordered_map<OTF2_CartTopologyRef, CartTopologyDef> cart_topologies;
+  std::vector<CartCoordinateDef> cart_coordinates;
+  std::vector<GroupPropertyDef> group_properties;  // LocationGroupProperty of type GROUP
   bool has_timer = false;
   TimerProperties timer;
 
@@ -120,9 +144,9 @@ OTF2_CallbackCode on_location(void* d, OTF2_LocationRef self, OTF2_StringRef,
 }
 
 OTF2_CallbackCode on_region(void* d, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef,
-                            OTF2_StringRef, OTF2_RegionRole, OTF2_Paradigm paradigm,
+                            OTF2_StringRef, OTF2_RegionRole role, OTF2_Paradigm paradigm,
                             OTF2_RegionFlag, OTF2_StringRef, std::uint32_t, std::uint32_t) {
-  raw(d).regions.push_back({self, name, paradigm});
+  raw(d).regions.push_back({self, name, role, paradigm});
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -157,6 +181,32 @@ OTF2_CallbackCode on_attribute(void* d, OTF2_AttributeRef self, OTF2_StringRef n
   return OTF2_CALLBACK_SUCCESS;
 }
 
+OTF2_CallbackCode on_cart_dimension(void* d, OTF2_CartDimensionRef self, OTF2_StringRef,
+                                    std::uint32_t size, OTF2_CartPeriodicity periodicity) {
+  raw(d).cart_dimensions[self] = {size, periodicity == OTF2_CART_PERIODIC_TRUE};
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_cart_topology(void* d, OTF2_CartTopologyRef self, OTF2_StringRef,
+                                   OTF2_CommRef comm, std::uint8_t count,
+                                   const OTF2_CartDimensionRef* dims) {
+  raw(d).cart_topologies[self] = {comm, {dims, dims + count}};
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_cart_coordinate(void* d, OTF2_CartTopologyRef topology, std::uint32_t rank,
+                                     std::uint8_t count, const std::uint32_t* coords) {
+  raw(d).cart_coordinates.push_back({topology, rank, {coords, coords + count}});
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_location_group_property(void* d, OTF2_LocationGroupRef group,
+                                             OTF2_StringRef name, OTF2_Type type,
+                                             OTF2_AttributeValue value) {
+  if (type == OTF2_TYPE_GROUP) raw(d).group_properties.push_back({group, name, value.groupRef});
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 RawDefinitions read_raw_definitions(OTF2_Reader* reader) {
   OTF2_GlobalDefReader* defs = OTF2_Reader_GetGlobalDefReader(reader);
   if (!defs) throw TraceReadError("the archive's global definitions (traces.def) cannot be opened");
@@ -172,6 +222,10 @@ RawDefinitions read_raw_definitions(OTF2_Reader* reader) {
   OTF2_GlobalDefReaderCallbacks_SetSourceCodeLocationCallback(cb, on_source_code_location);
   OTF2_GlobalDefReaderCallbacks_SetCallingContextCallback(cb, on_calling_context);
   OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, on_attribute);
+  OTF2_GlobalDefReaderCallbacks_SetCartDimensionCallback(cb, on_cart_dimension);
+  OTF2_GlobalDefReaderCallbacks_SetCartTopologyCallback(cb, on_cart_topology);
+  OTF2_GlobalDefReaderCallbacks_SetCartCoordinateCallback(cb, on_cart_coordinate);
+  OTF2_GlobalDefReaderCallbacks_SetLocationGroupPropertyCallback(cb, on_location_group_property);
   RawDefinitions out;
   OTF2_ErrorCode status = OTF2_Reader_RegisterGlobalDefCallbacks(reader, defs, cb, &out);
   OTF2_GlobalDefReaderCallbacks_Delete(cb);
@@ -273,6 +327,7 @@ void resolve_regions(const RawDefinitions& raw, Trace& trace, Definitions& defs)
     defs.region.set(r.ref, static_cast<std::uint32_t>(trace.regions.size()));
     defs.region_call.push_back(r.paradigm == OTF2_PARADIGM_MPI || has_mpi_prefix(name));
     trace.regions.push_back(classify_region(name));
+    trace.regions.back().role = static_cast<RegionRole>(r.role);
   }
 }
 
@@ -324,6 +379,60 @@ void resolve_comms(const RawDefinitions& raw, Trace& trace, Definitions& defs) {
   }
 }
 
+// Topologies (topology.h): Cartesian ones from OTF2's definitions, graphs from the neighbor
+// lists the tracer writes as LocationGroupProperty "collwrap::in_neighbors::<Comm>" (and
+// "out_neighbors") of type GROUP on each member's location group.
+void resolve_topologies(const RawDefinitions& raw, Trace& trace, const Definitions& defs) {
+  std::unordered_map<OTF2_CartTopologyRef, CartesianTopology> cartesian;
+  for (const auto& [ref, t] : raw.cart_topologies) {
+    const std::uint32_t comm = defs.comm[t.comm];
+    if (comm == kNone) continue;
+    CartesianTopology& topology = cartesian[ref];
+    for (const OTF2_CartDimensionRef d : t.dims) {
+      const auto dim = raw.cart_dimensions.find(d);
+      topology.dims.push_back(dim == raw.cart_dimensions.end() ? 0 : dim->second.size);
+      topology.periodic.push_back(dim != raw.cart_dimensions.end() && dim->second.periodic);
+    }
+    topology.coords.resize(trace.comms[comm].world_ranks.size());
+  }
+  for (const auto& c : raw.cart_coordinates) {
+    const auto t = cartesian.find(c.topology);
+    if (t != cartesian.end() && c.rank < t->second.coords.size())
+      t->second.coords[c.rank] = c.coords;
+  }
+  for (const auto& [ref, topology] : cartesian) {
+    Communicator& comm = trace.comms[defs.comm[raw.cart_topologies.at(ref).comm]];
+    comm.in_neighbors = cartesian_neighbors(topology);
+    comm.out_neighbors = comm.in_neighbors;
+  }
+
+  std::unordered_map<OTF2_LocationRef, std::int32_t> rank_of_location;
+  for (const Location& l : trace.locations) rank_of_location.emplace(l.otf2_id, l.rank);
+  std::unordered_map<OTF2_LocationGroupRef, std::int32_t> rank_of_group;
+  for (const auto& l : raw.locations)
+    if (const auto it = rank_of_location.find(l.ref); it != rank_of_location.end())
+      rank_of_group.emplace(l.group, it->second);
+  for (const auto& p : raw.group_properties) {
+    const std::string& name = raw.string(p.name);
+    const bool in = name.starts_with(kInNeighborsProperty);
+    if (!in && !name.starts_with(kOutNeighborsProperty)) continue;
+    const std::string id = name.substr((in ? kInNeighborsProperty : kOutNeighborsProperty).size());
+    char* end = nullptr;
+    const unsigned long long ref = std::strtoull(id.c_str(), &end, 10);
+    const std::uint32_t comm = id.empty() || *end != '\0' ? kNone : defs.comm[ref];
+    const auto group = raw.groups.find(p.group);
+    const auto rank = rank_of_group.find(p.location_group);
+    if (comm == kNone || group == raw.groups.end() || rank == rank_of_group.end()) continue;
+    Communicator& c = trace.comms[comm];
+    const auto self = std::find(c.world_ranks.begin(), c.world_ranks.end(), rank->second);
+    if (self == c.world_ranks.end()) continue;
+    NeighborLists& lists = in ? c.in_neighbors : c.out_neighbors;
+    lists.resize(c.world_ranks.size());
+    std::vector<std::int32_t> world(group->second.members.begin(), group->second.members.end());
+    lists[static_cast<std::size_t>(self - c.world_ranks.begin())] = ranks_within(c, world);
+  }
+}
+
 std::string archive_description(OTF2_Reader* reader) {
   char* description = nullptr;
   if (OTF2_Reader_GetDescription(reader, &description) != OTF2_SUCCESS || !description) return {};
@@ -354,6 +463,7 @@ Definitions load_definitions(OTF2_Reader* reader, Trace& trace) {
   resolve_regions(raw, trace, defs);
   resolve_callsites(raw, trace, defs);
   resolve_comms(raw, trace, defs);
+  resolve_topologies(raw, trace, defs);
   return defs;
 }
 

@@ -29,6 +29,22 @@ std::uint32_t TraceBuilder::comm(const std::vector<std::int32_t>& world_ranks,
   return static_cast<std::uint32_t>(trace_.comms.size() - 1);
 }
 
+std::uint32_t TraceBuilder::topology_comm(const std::vector<std::int32_t>& world_ranks,
+                                          const NeighborLists& in_neighbors) {
+  const std::uint32_t index = comm(world_ranks, "topology");
+  Communicator& c = trace_.comms[index];
+  c.in_neighbors = in_neighbors;
+  c.out_neighbors.assign(in_neighbors.size(), {});
+  for (std::uint32_t i = 0; i < in_neighbors.size(); ++i)
+    for (const std::uint32_t source : in_neighbors[i])
+      if (source < c.out_neighbors.size()) c.out_neighbors[source].push_back(i);
+  return index;
+}
+
+void TraceBuilder::role(const std::string& function, RegionRole role) {
+  trace_.regions[region(function)].role = role;
+}
+
 std::uint32_t TraceBuilder::region(const std::string& function) {
   for (std::uint32_t i = 0; i < trace_.regions.size(); ++i)
     if (trace_.regions[i].name == function) return i;

@@ -26,6 +26,14 @@ class TraceBuilder {
   // Adds a communicator over the given world ranks; index 0 is MPI_COMM_WORLD already.
   std::uint32_t comm(const std::vector<std::int32_t>& world_ranks, const std::string& name = "");
 
+  // Adds a communicator with a virtual topology: in_neighbors[i] are the ranks within it that
+  // rank i receives from in neighborhood collectives (out-neighbors follow from them).
+  std::uint32_t topology_comm(const std::vector<std::int32_t>& world_ranks,
+                              const NeighborLists& in_neighbors);
+
+  // Gives `function`'s region the OTF2 region role the archive would (before its first call).
+  void role(const std::string& function, RegionRole role);
+
   // Adds a call on (rank, thread); file/line become a call site (deduplicated).
   CallRef call(int rank, const std::string& function, TimeNs enter, TimeNs leave,
                const std::string& file = "test.c", std::uint32_t line = 0, int thread = 0);

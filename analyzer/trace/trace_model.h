@@ -27,7 +27,8 @@ inline constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max()
 // this.
 inline constexpr std::int32_t kNoWorldRank = -1;
 
-// What the analyzer needs to know about an MPI function, derived from its region name.
+// What the analyzer needs to know about an MPI function, from its region name and the tracer's
+// spec (wrappers/mpi/wrapper_spec.py, ANALYSIS); its region role tells the rest (RegionRole).
 enum class RegionClass : std::uint8_t {
   Other,                  // anything without wait-state semantics (Comm_rank, Type_commit, …)
   Init,                   // MPI_Init, MPI_Init_thread
@@ -45,13 +46,29 @@ enum class RegionClass : std::uint8_t {
 
 enum class SendMode : std::uint8_t { None, Standard, Buffered, Synchronous, Ready };
 
+// Values of OTF2_RegionRole the analyzer tells apart: the archive's own statement of what kind
+// of call a region is. Other values are kept as they are.
+enum class RegionRole : std::uint8_t {
+  Unknown = 0,
+  Function = 1,
+  Barrier = 15,
+  CollOneToAll = 23,
+  CollAllToOne = 24,
+  CollAllToAll = 25,
+  CollOther = 26,
+  PointToPoint = 28,
+  Rma = 29,
+};
+
 struct RegionInfo {
   std::string name;  // "MPI_Send"
   RegionClass cls = RegionClass::Other;
   SendMode mode = SendMode::None;  // for sends (blocking, nonblocking and persistent)
+  RegionRole role = RegionRole::Unknown;
 };
 
-// Classifies an MPI function by name (the table lives in mpi_function_class.cpp).
+// Classifies an MPI function by name (mpi_function_class.cpp, with the table generated from
+// the tracer's spec).
 RegionInfo classify_region(const std::string& name);
 
 struct CallSite {
@@ -60,11 +77,18 @@ struct CallSite {
   std::string function;  // enclosing user function
 };
 
+// Per rank within a communicator, the ranks within it that the rank exchanges with in a
+// neighborhood collective.
+using NeighborLists = std::vector<std::vector<std::uint32_t>>;
+
 struct Communicator {
   std::string name;
   // index = rank within the communicator. Empty when the archive gives no member list (an
   // OTF2 COMM_SELF group, or a damaged definition): ops on it carry peer kNoWorldRank.
   std::vector<std::int32_t> world_ranks;
+  // Virtual topologies (Cartesian, graph, distributed graph): whom each rank receives from
+  // and sends to in neighborhood collectives; empty without a topology (topology.h).
+  NeighborLists in_neighbors, out_neighbors;
 };
 
 // One OTF2 MPI record. Names follow OTF2's records.
@@ -112,12 +136,13 @@ enum class CollOp : std::uint8_t {
 // (wait_at_barrier, wait_at_nxn, late_broadcast, early_reduce, early_scan) and the matcher's
 // clock-condition check both follow it.
 enum class CollFamily : std::uint8_t {
-  Barrier,  // Barrier: everyone waits for everyone
-  NxN,      // Allgather(v), Alltoall(v/w), Allreduce, Reduce_scatter(_block): everyone
-  OneToN,   // Bcast, Scatter(v): a non-root needs the root
-  NToOne,   // Reduce, Gather(v): the root needs everyone
-  Prefix,   // Scan, Exscan: the member of rank i needs ranks 0..i
-  Other,    // communicator creation/destruction, unknown: no stated dependency
+  Barrier,   // Barrier: everyone waits for everyone
+  NxN,       // Allgather(v), Alltoall(v/w), Allreduce, Reduce_scatter(_block): everyone
+  OneToN,    // Bcast, Scatter(v): a non-root needs the root
+  NToOne,    // Reduce, Gather(v): the root needs everyone
+  Prefix,    // Scan, Exscan: the member of rank i needs ranks 0..i
+  Neighbor,  // neighborhood collectives: a member needs its in-neighbors (the topology's)
+  Other,     // communicator creation/destruction, unknown: no stated dependency
 };
 
 constexpr CollFamily collective_family(CollOp op) {
@@ -147,6 +172,14 @@ constexpr CollFamily collective_family(CollOp op) {
     default:
       return CollFamily::Other;
   }
+}
+
+// The family of a collective recorded as `op` in a region of `role`. Neighborhood collectives
+// are recorded with the operation whose data movement they share (MPI_Neighbor_allgather as
+// Allgather) in a region of role COLL_OTHER, which no all-to-all collective has.
+constexpr CollFamily collective_family(CollOp op, RegionRole role) {
+  const CollFamily family = collective_family(op);
+  return family == CollFamily::NxN && role == RegionRole::CollOther ? CollFamily::Neighbor : family;
 }
 
 // A call of MPI_Pcontrol and its level (the Enter's PcontrolLevel attribute).

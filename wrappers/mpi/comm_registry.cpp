@@ -76,7 +76,8 @@ std::vector<GroupInfo> CommRegistry::snapshot() const {
                     static_cast<unsigned long long>(entry.key));
       name = buffer;
     }
-    comms.push_back({entry.ref, Paradigm::Mpi, entry.key, std::move(name), entry.world_ranks});
+    comms.push_back(
+        {entry.ref, Paradigm::Mpi, entry.key, std::move(name), entry.world_ranks, entry.topology});
   }
   return comms;
 }

@@ -42,6 +42,8 @@ struct CommFacts {
   // grid (MPI_PROC_NULL), because no data moves there.
   std::vector<bool> in_neighbors;
   std::vector<bool> out_neighbors;
+  // Topology communicators: the topology itself, for the trace's definitions.
+  GroupTopology topology;
 };
 
 struct CommEntry : CommFacts {

@@ -56,13 +56,22 @@ std::vector<std::int32_t> world_ranks_of(MPI_Group group) {
 }
 
 // Neighbor slots of the neighborhood collectives, in MPI's order: for each Cartesian dimension
-// the negative then the positive neighbor; for graphs the listed neighbors.
+// the negative then the positive neighbor; for graphs the listed neighbors. Also the topology
+// itself: dimensions, periods and coordinates, or the neighbors' ranks.
 void describe_neighbors(MPI_Comm comm, CommFacts& facts) {
   int topology = MPI_UNDEFINED;
   PMPI_Topo_test(comm, &topology);
+  GroupTopology& t = facts.topology;
   if (topology == MPI_CART) {
     int dims = 0;
     PMPI_Cartdim_get(comm, &dims);
+    std::vector<int> sizes(static_cast<std::size_t>(dims)), periods(sizes.size()),
+        coords(sizes.size());
+    PMPI_Cart_get(comm, dims, sizes.data(), periods.data(), coords.data());
+    t.kind = GroupTopology::Kind::Cartesian;
+    t.dims.assign(sizes.begin(), sizes.end());
+    for (const int p : periods) t.periodic.push_back(p != 0);
+    t.coords.assign(coords.begin(), coords.end());
     for (int d = 0; d < dims; ++d) {
       int source = MPI_PROC_NULL, dest = MPI_PROC_NULL;
       PMPI_Cart_shift(comm, d, 1, &source, &dest);
@@ -73,11 +82,27 @@ void describe_neighbors(MPI_Comm comm, CommFacts& facts) {
   } else if (topology == MPI_GRAPH) {
     int count = 0;
     PMPI_Graph_neighbors_count(comm, facts.rank, &count);
+    std::vector<int> neighbors(static_cast<std::size_t>(count));
+    PMPI_Graph_neighbors(comm, facts.rank, count, neighbors.data());
+    t.kind = GroupTopology::Kind::Graph;
+    t.in_neighbors.assign(neighbors.begin(), neighbors.end());
+    t.out_neighbors = t.in_neighbors;
     facts.in_neighbors.assign(static_cast<std::size_t>(count), true);
     facts.out_neighbors = facts.in_neighbors;
   } else if (topology == MPI_DIST_GRAPH) {
     int in = 0, out = 0, weighted = 0;
     PMPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
+    std::vector<int> sources(static_cast<std::size_t>(in)),
+        destinations(static_cast<std::size_t>(out));
+    // The weights are not recorded, but a weighted graph must be asked with weight arrays.
+    std::vector<int> in_weights(weighted ? sources.size() : 0),
+        out_weights(weighted ? destinations.size() : 0);
+    PMPI_Dist_graph_neighbors(comm, in, sources.data(),
+                              weighted ? in_weights.data() : MPI_UNWEIGHTED, out,
+                              destinations.data(), weighted ? out_weights.data() : MPI_UNWEIGHTED);
+    t.kind = GroupTopology::Kind::Graph;
+    t.in_neighbors.assign(sources.begin(), sources.end());
+    t.out_neighbors.assign(destinations.begin(), destinations.end());
     facts.in_neighbors.assign(static_cast<std::size_t>(in), true);
     facts.out_neighbors.assign(static_cast<std::size_t>(out), true);
   }

@@ -93,14 +93,37 @@ DEFAULT_ROLES = [
 SEMANTICS = {}
 P2P = "POINT2POINT"
 
+# What each function is to the wait-state analysis, by name: the analyzer's RegionClass
+# (analyzer/trace/trace_model.h), which gen_function_classes.py writes into the analyzer's
+# table. Functions not listed are "Other". Region names are the same in every OTF2 archive of
+# an MPI program (Score-P's too), so the analyzer reads other tools' archives with it as well.
+ANALYSIS = {}
+
 # Variables the snippets declare; gen_wrappers.py renames parameters spelled the same.
 LOCALS = {"status_slot", "done", "call", "matched"}
 
 
-def _add(names, semantics):
+def _add(names, semantics, analysis=None):
     for name in names.split():
         assert name not in SEMANTICS, name
         SEMANTICS[name] = semantics
+    if analysis:
+        _classify(names, analysis)
+
+
+def _classify(names, analysis):
+    for name in names.split():
+        assert name not in ANALYSIS, name
+        ANALYSIS[name] = analysis
+
+
+def send_mode(name):
+    """The SendMode of a send function (blocking, nonblocking or persistent), else "None"."""
+    m = re.fullmatch(r"MPI_(?:I?([BSR]?)send(?:_init)?|Sendrecv(?:_replace)?)", name, re.I)
+    if not m:
+        return "None"
+    return {"": "Standard", "b": "Buffered", "s": "Synchronous", "r": "Ready"}[
+        (m.group(1) or "").lower()]
 
 
 # --- Lifecycle -----------------------------------------------------------------------------------
@@ -116,7 +139,7 @@ _add("MPI_Init", Semantics(body="""
   MPI_Fint own_ierror = MPI_SUCCESS;
   MPI_Fint* const f_ierror = ierror ? ierror : &own_ierror;
   pmpi(f_ierror);
-  handle_init("MPI_Init", static_cast<int>(*f_ierror), nullptr);"""))
+  handle_init("MPI_Init", static_cast<int>(*f_ierror), nullptr);"""), "Init")
 _add("MPI_Init_thread", Semantics(body="""
   init_enter(kRegion, __builtin_return_address(0));
   const int rc = PMPI_Init_thread({argc}, {argv}, {required}, {provided});
@@ -127,14 +150,14 @@ _add("MPI_Init_thread", Semantics(body="""
   MPI_Fint* const f_ierror = ierror ? ierror : &own_ierror;
   pmpi(f_required, f_provided, f_ierror);
   const int provided = fortran_int(f_provided);
-  handle_init("MPI_Init_thread", static_cast<int>(*f_ierror), &provided);"""))
+  handle_init("MPI_Init_thread", static_cast<int>(*f_ierror), &provided);"""), "Init")
 _add("MPI_Finalize", Semantics(body="""
   finalize_enter(kRegion, __builtin_return_address(0));
   handle_finalize();
   return PMPI_Finalize();""", fortran_body="""
   finalize_enter(kRegion, __builtin_return_address(0));
   handle_finalize();
-  pmpi(ierror);"""))
+  pmpi(ierror);"""), "Finalize")
 _add("MPI_Abort", Semantics(body="""
   abort_enter(kRegion, __builtin_return_address(0));
   return PMPI_Abort({comm}, {errorcode});""", fortran_body="""
@@ -162,43 +185,53 @@ _add("MPI_Pcontrol", Semantics(body="""
 _STATUS = dict(prepare="StatusSlot status_slot({status});", args={"status": "status_slot.get()"})
 
 _add("MPI_Send MPI_Bsend MPI_Ssend MPI_Rsend", Semantics(
-    P2P, before="handle_send(c, {count}, {datatype}, {dest}, {tag}, {comm});"))
+    P2P, before="handle_send(c, {count}, {datatype}, {dest}, {tag}, {comm});"), "BlockingSend")
 _add("MPI_Isend MPI_Ibsend MPI_Issend MPI_Irsend", Semantics(
-    P2P, after="handle_isend(c, rc, {count}, {datatype}, {dest}, {tag}, {comm}, {request});"))
+    P2P, after="handle_isend(c, rc, {count}, {datatype}, {dest}, {tag}, {comm}, {request});"),
+    "NonblockingP2P")
 _add("MPI_Send_init MPI_Bsend_init MPI_Ssend_init MPI_Rsend_init", Semantics(
-    P2P, after="handle_send_init(c, rc, {count}, {datatype}, {dest}, {tag}, {comm}, {request});"))
+    P2P, after="handle_send_init(c, rc, {count}, {datatype}, {dest}, {tag}, {comm}, {request});"),
+    "NonblockingP2P")
 _add("MPI_Recv", Semantics(P2P, **_STATUS,
-                           after="handle_recv(c, rc, {comm}, status_slot.get());"))
-_add("MPI_Irecv", Semantics(P2P, after="handle_irecv(c, rc, {source}, {comm}, {request});"))
+                           after="handle_recv(c, rc, {comm}, status_slot.get());"), "BlockingRecv")
+_add("MPI_Irecv", Semantics(P2P, after="handle_irecv(c, rc, {source}, {comm}, {request});"),
+     "NonblockingP2P")
 _add("MPI_Recv_init", Semantics(
-    P2P, after="handle_recv_init(c, rc, {source}, {comm}, {request});"))
+    P2P, after="handle_recv_init(c, rc, {source}, {comm}, {request});"), "NonblockingP2P")
 _add("MPI_Sendrecv", Semantics(
     P2P, **_STATUS,
     before="handle_send(c, {sendcount}, {sendtype}, {dest}, {sendtag}, {comm});",
-    after="handle_recv(c, rc, {comm}, status_slot.get());"))
+    after="handle_recv(c, rc, {comm}, status_slot.get());"), "Sendrecv")
 _add("MPI_Sendrecv_replace", Semantics(
     P2P, **_STATUS,
     before="handle_send(c, {count}, {datatype}, {dest}, {sendtag}, {comm});",
-    after="handle_recv(c, rc, {comm}, status_slot.get());"))
-_add("MPI_Start", Semantics(P2P, after="handle_start(c, rc, 1, {request});"))
-_add("MPI_Startall", Semantics(P2P, after="handle_start(c, rc, {count}, {array_of_requests});"))
+    after="handle_recv(c, rc, {comm}, status_slot.get());"), "Sendrecv")
+_add("MPI_Start", Semantics(P2P, after="handle_start(c, rc, 1, {request});"), "NonblockingP2P")
+_add("MPI_Startall", Semantics(P2P, after="handle_start(c, rc, {count}, {array_of_requests});"),
+     "NonblockingP2P")
 _add("MPI_Mprobe", Semantics(
-    P2P, after="handle_matched_probe(c, rc, {comm}, nullptr, {message});"))
+    P2P, after="handle_matched_probe(c, rc, {comm}, nullptr, {message});"), "Probe")
 _add("MPI_Improbe", Semantics(
-    P2P, after="handle_matched_probe(c, rc, {comm}, {flag}, {message});"))
+    P2P, after="handle_matched_probe(c, rc, {comm}, {flag}, {message});"), "Probe")
+# Probes that do not match a message need no handler: Enter/Leave with role POINT2POINT.
+_classify("MPI_Probe MPI_Iprobe", "Probe")
 # A matched message's handle is freed by the receive: look its communicator up before.
 _add("MPI_Mrecv", Semantics(
     P2P, prepare="const CommEntry* matched = nullptr;\n" + _STATUS["prepare"],
     args=_STATUS["args"], before="matched = take_matched_message(c, {message});",
-    after="handle_mrecv(c, rc, matched, status_slot.get());"))
+    after="handle_mrecv(c, rc, matched, status_slot.get());"), "BlockingRecv")
 _add("MPI_Imrecv", Semantics(
     P2P, prepare="const CommEntry* matched = nullptr;",
     before="matched = take_matched_message(c, {message});",
-    after="handle_imrecv(c, rc, matched, {request});"))
+    after="handle_imrecv(c, rc, matched, {request});"), "NonblockingP2P")
 
 # --- Request completion --------------------------------------------------------------------------
 # The scope keeps a copy of the call's Tracing from before the PMPI call; its completion
 # records take the time the call returned, so it gets that time before it records.
+def _completion_of(name, kind, count, requests, statuses, capacity, after):
+    _add(name, _completion(kind, count, requests, statuses, capacity, after), kind)
+
+
 def _completion(kind, count, requests, statuses, capacity, after):
     return Semantics(
         P2P,
@@ -207,24 +240,24 @@ def _completion(kind, count, requests, statuses, capacity, after):
         args={statuses.strip("{}"): "done.statuses()"}, after="done.set_left(c.left); " + after)
 
 
-_add("MPI_Wait", _completion("Wait", "1", "{request}", "{status}", "1", "done.after_wait(rc);"))
-_add("MPI_Test", _completion("Test", "1", "{request}", "{status}", "1",
-                             "done.after_test(rc, {flag});"))
-_add("MPI_Waitany", _completion("Wait", "{count}", "{array_of_requests}", "{status}", "1",
-                                "done.after_waitany(rc, {index});"))
-_add("MPI_Testany", _completion("Test", "{count}", "{array_of_requests}", "{status}", "1",
-                                "done.after_testany(rc, {index}, {flag});"))
-_add("MPI_Waitall", _completion("Wait", "{count}", "{array_of_requests}",
-                                "{array_of_statuses}", "{count}", "done.after_waitall(rc);"))
-_add("MPI_Testall", _completion("Test", "{count}", "{array_of_requests}",
-                                "{array_of_statuses}", "{count}",
-                                "done.after_testall(rc, {flag});"))
-_add("MPI_Waitsome", _completion("Wait", "{incount}", "{array_of_requests}",
-                                 "{array_of_statuses}", "{incount}",
-                                 "done.after_some(rc, {outcount}, {array_of_indices});"))
-_add("MPI_Testsome", _completion("Test", "{incount}", "{array_of_requests}",
-                                 "{array_of_statuses}", "{incount}",
-                                 "done.after_some(rc, {outcount}, {array_of_indices});"))
+_completion_of("MPI_Wait", "Wait", "1", "{request}", "{status}", "1", "done.after_wait(rc);")
+_completion_of("MPI_Test", "Test", "1", "{request}", "{status}", "1",
+               "done.after_test(rc, {flag});")
+_completion_of("MPI_Waitany", "Wait", "{count}", "{array_of_requests}", "{status}", "1",
+               "done.after_waitany(rc, {index});")
+_completion_of("MPI_Testany", "Test", "{count}", "{array_of_requests}", "{status}", "1",
+               "done.after_testany(rc, {index}, {flag});")
+_completion_of("MPI_Waitall", "Wait", "{count}", "{array_of_requests}",
+               "{array_of_statuses}", "{count}", "done.after_waitall(rc);")
+_completion_of("MPI_Testall", "Test", "{count}", "{array_of_requests}",
+               "{array_of_statuses}", "{count}",
+               "done.after_testall(rc, {flag});")
+_completion_of("MPI_Waitsome", "Wait", "{incount}", "{array_of_requests}",
+               "{array_of_statuses}", "{incount}",
+               "done.after_some(rc, {outcount}, {array_of_indices});")
+_completion_of("MPI_Testsome", "Test", "{incount}", "{array_of_requests}",
+               "{array_of_statuses}", "{incount}",
+               "done.after_some(rc, {outcount}, {array_of_indices});")
 _add("MPI_Request_free", Semantics(P2P, before="handle_request_free(c, {request});"))
 
 # --- Collectives ---------------------------------------------------------------------------------
@@ -281,9 +314,10 @@ for _name, (_role, _describe) in COLLECTIVES.items():
     _add("MPI_" + _name, Semantics(
         _role, prepare="CollectiveCall call;",
         before=f"call = {_describe}; handle_collective_begin(c, call);",
-        after="handle_collective_end(c, call);", finally_=_FINALLY.get(_name, "")))
+        after="handle_collective_end(c, call);", finally_=_FINALLY.get(_name, "")), "Collective")
     _add("MPI_I" + _name[0].lower() + _name[1:], Semantics(
-        _role, after=f"handle_nbc_post(c, rc, {_describe}, {{request}});"))
+        _role, after=f"handle_nbc_post(c, rc, {_describe}, {{request}});"),
+        "NonblockingCollective")
 
 # --- Communicators -------------------------------------------------------------------------------
 # Created collectively within this job: members agree on the communicator's key.

@@ -81,6 +81,63 @@ void unify_clock(std::span<const LocalDefinitions> ranks, GlobalDefinitions& g,
   }
 }
 
+// Adds the topology definitions of group `c` as rank `r` sees it; `comm` is the group's global
+// Comm, `intern_group` gives the global Group of a list of world ranks.
+class TopologyUnifier {
+ public:
+  TopologyUnifier(GlobalDefinitions& g, StringTable& string) : g_(g), string_(string) {}
+
+  template <typename InternGroup>
+  void add(const LocalDefinitions& r, const GroupInfo& c, std::uint32_t comm,
+           InternGroup intern_group) {
+    const GroupTopology& t = c.topology;
+    const auto self = std::find(c.members.begin(), c.members.end(), std::int32_t(r.world_rank));
+    if (t.kind == GroupTopology::Kind::None || self == c.members.end()) return;
+    const auto rank = std::uint32_t(self - c.members.begin());
+    if (t.kind == GroupTopology::Kind::Cartesian) {
+      // OTF2 counts a topology's dimensions in 8 bits.
+      if (t.coords.size() != t.dims.size() || t.periodic.size() != t.dims.size() ||
+          t.dims.size() > 255)
+        return;
+      g_.cart_coordinates.push_back({cart_topology(c, comm), rank, t.coords});
+      return;
+    }
+    const std::string id = std::to_string(comm);
+    g_.neighbor_properties.push_back({r.world_rank, string_(kInNeighborsProperty + id),
+                                      intern_group(world_ranks(c, t.in_neighbors))});
+    g_.neighbor_properties.push_back({r.world_rank, string_(kOutNeighborsProperty + id),
+                                      intern_group(world_ranks(c, t.out_neighbors))});
+  }
+
+ private:
+  // The CartTopology of `comm`, defined by the first member that shows it.
+  std::uint32_t cart_topology(const GroupInfo& c, std::uint32_t comm) {
+    auto [it, added] = cart_of_comm_.try_emplace(comm, std::uint32_t(g_.cart_topologies.size()));
+    if (!added) return it->second;
+    GlobalDefinitions::CartTopology topology{string_(c.name), comm, {}};
+    for (std::size_t d = 0; d < c.topology.dims.size(); ++d) {
+      topology.dimensions.push_back(std::uint32_t(g_.cart_dimensions.size()));
+      g_.cart_dimensions.push_back({string_(c.name + " dimension " + std::to_string(d)),
+                                    c.topology.dims[d], c.topology.periodic[d] != 0});
+    }
+    g_.cart_topologies.push_back(std::move(topology));
+    return it->second;
+  }
+
+  // Ranks in the group → world ranks; ranks outside it are left out.
+  static std::vector<std::int32_t> world_ranks(const GroupInfo& c,
+                                               const std::vector<std::int32_t>& ranks) {
+    std::vector<std::int32_t> world;
+    for (const std::int32_t rank : ranks)
+      if (rank >= 0 && std::size_t(rank) < c.members.size()) world.push_back(c.members[rank]);
+    return world;
+  }
+
+  GlobalDefinitions& g_;
+  StringTable& string_;
+  std::map<std::uint32_t, std::uint32_t> cart_of_comm_;
+};
+
 }  // namespace
 
 const char* paradigm_name(Paradigm paradigm) {
@@ -172,6 +229,16 @@ UnifiedDefinitions unify_definitions(std::span<const LocalDefinitions> ranks,
   Interner<std::pair<std::string, std::uint32_t>> locations;
   Interner<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>> contexts;
 
+  auto intern_group = [&](Paradigm paradigm, const std::vector<std::int32_t>& members) {
+    return groups({paradigm, members}, [&] {
+      GlobalDefinitions::Group gr{GlobalDefinitions::GroupKind::CommGroup, paradigm, g.empty, {}};
+      for (std::int32_t w : members) gr.members.push_back(std::uint64_t(w));
+      g.groups.push_back(std::move(gr));
+      return std::uint32_t(g.groups.size() - 1);
+    });
+  };
+  TopologyUnifier topologies(g, string);
+
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     const LocalDefinitions& r = ranks[i];
     RankMapping& mapping = result.mappings[i];
@@ -179,16 +246,13 @@ UnifiedDefinitions unify_definitions(std::span<const LocalDefinitions> ranks,
     std::map<std::uint32_t, std::uint32_t> comm_of;  // this rank's GroupRef -> global Comm
     for (const GroupInfo& c : r.groups) {
       if (c.members.empty()) continue;
-      std::uint32_t group = groups({c.paradigm, c.members}, [&] {
-        GlobalDefinitions::Group gr{
-            GlobalDefinitions::GroupKind::CommGroup, c.paradigm, g.empty, {}};
-        for (std::int32_t w : c.members) gr.members.push_back(std::uint64_t(w));
-        g.groups.push_back(std::move(gr));
-        return std::uint32_t(g.groups.size() - 1);
-      });
+      std::uint32_t group = intern_group(c.paradigm, c.members);
       std::uint32_t comm = comms({c.paradigm, c.key}, [&] {
         g.comms.push_back({string(c.name), group});
         return std::uint32_t(g.comms.size() - 1);
+      });
+      topologies.add(r, c, comm, [&](const std::vector<std::int32_t>& world) {
+        return intern_group(c.paradigm, world);
       });
       mapping.comms.emplace_back(c.id, comm);
       mapping.groups.emplace_back(c.id, group);

@@ -75,6 +75,31 @@ struct GlobalDefinitions {
   };
   std::vector<Comm> comms;
 
+  // Virtual topologies (GroupTopology). Cartesian ones as OTF2 defines them; each topology has
+  // its own dimensions, listed in order.
+  struct CartDimension {
+    std::uint32_t name, size;
+    bool periodic;
+  };
+  std::vector<CartDimension> cart_dimensions;
+  struct CartTopology {
+    std::uint32_t name, comm;
+    std::vector<std::uint32_t> dimensions;
+  };
+  std::vector<CartTopology> cart_topologies;
+  struct CartCoordinate {
+    std::uint32_t topology, rank;  // rank within the topology's communicator
+    std::vector<std::uint32_t> coordinates;
+  };
+  std::vector<CartCoordinate> cart_coordinates;
+  // Graph topologies: a LocationGroupProperty of type GROUP on each member's location group,
+  // named kInNeighborsProperty or kOutNeighborsProperty followed by the Comm's id, whose value
+  // is a COMM_GROUP of the neighbors' world ranks in MPI's order.
+  struct NeighborProperty {
+    std::uint32_t location_group, name, group;
+  };
+  std::vector<NeighborProperty> neighbor_properties;
+
   struct RmaWin {
     std::uint32_t name, comm;
   };
@@ -90,6 +115,10 @@ struct GlobalDefinitions {
   };
   std::vector<CallingContext> calling_contexts;  // parents come before their children
 };
+
+// Names of the graph topologies' neighbor properties, before the Comm's decimal id.
+inline constexpr const char* kInNeighborsProperty = "collwrap::in_neighbors::";
+inline constexpr const char* kOutNeighborsProperty = "collwrap::out_neighbors::";
 
 struct UnifiedDefinitions {
   GlobalDefinitions global;

@@ -112,6 +112,36 @@ OTF2_ErrorCode write_global_definitions(OTF2_GlobalDefWriter* w, const GlobalDef
                                             OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
     };
   }
+  for (std::size_t i = 0; i < g.cart_dimensions.size(); ++i) {
+    const auto& d = g.cart_dimensions[i];
+    chain << [&] {
+      return OTF2_GlobalDefWriter_WriteCartDimension(
+          w, OTF2_CartDimensionRef(i), d.name, d.size,
+          d.periodic ? OTF2_CART_PERIODIC_TRUE : OTF2_CART_PERIODIC_FALSE);
+    };
+  }
+  for (std::size_t i = 0; i < g.cart_topologies.size(); ++i) {
+    const auto& t = g.cart_topologies[i];
+    chain << [&] {
+      return OTF2_GlobalDefWriter_WriteCartTopology(w, OTF2_CartTopologyRef(i), t.name, t.comm,
+                                                    std::uint8_t(t.dimensions.size()),
+                                                    t.dimensions.data());
+    };
+  }
+  for (const auto& c : g.cart_coordinates) {
+    chain << [&] {
+      return OTF2_GlobalDefWriter_WriteCartCoordinate(
+          w, c.topology, c.rank, std::uint8_t(c.coordinates.size()), c.coordinates.data());
+    };
+  }
+  for (const auto& p : g.neighbor_properties) {
+    chain << [&] {
+      OTF2_AttributeValue value;
+      value.groupRef = p.group;
+      return OTF2_GlobalDefWriter_WriteLocationGroupProperty(w, p.location_group, p.name,
+                                                             OTF2_TYPE_GROUP, value);
+    };
+  }
   for (std::size_t i = 0; i < g.windows.size(); ++i) {
     const auto& win = g.windows[i];
     chain << [&] {

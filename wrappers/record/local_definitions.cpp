@@ -3,7 +3,7 @@
 namespace collwrap::tracer {
 namespace {
 
-constexpr std::uint32_t kDefinitionsMagic = 0x32444c43;  // "CLD2"
+constexpr std::uint32_t kDefinitionsMagic = 0x33444c43;  // "CLD3"
 constexpr std::uint32_t kMappingMagic = 0x324d4c43;      // "CLM2"
 
 void write_frame(ByteWriter& out, const ResolvedFrame& f) {
@@ -32,6 +32,41 @@ void write_pairs(ByteWriter& out, const std::vector<std::pair<std::uint32_t, std
     out.u32(local);
     out.u32(global);
   }
+}
+
+template <typename T>
+void write_values(ByteWriter& out, const std::vector<T>& values) {
+  out.u32(std::uint32_t(values.size()));
+  for (const T v : values) out.u32(std::uint32_t(v));
+}
+
+template <typename T>
+std::vector<T> read_values(ByteReader& in) {
+  std::vector<T> values(in.count(4));
+  for (T& v : values) v = T(in.u32());
+  return values;
+}
+
+void write_topology(ByteWriter& out, const GroupTopology& t) {
+  out.u8(std::uint8_t(t.kind));
+  if (t.kind == GroupTopology::Kind::None) return;
+  write_values(out, t.dims);
+  write_values(out, t.periodic);
+  write_values(out, t.coords);
+  write_values(out, t.in_neighbors);
+  write_values(out, t.out_neighbors);
+}
+
+GroupTopology read_topology(ByteReader& in) {
+  GroupTopology t;
+  t.kind = GroupTopology::Kind(in.u8());
+  if (t.kind == GroupTopology::Kind::None) return t;
+  t.dims = read_values<std::uint32_t>(in);
+  t.periodic = read_values<std::uint8_t>(in);
+  t.coords = read_values<std::uint32_t>(in);
+  t.in_neighbors = read_values<std::int32_t>(in);
+  t.out_neighbors = read_values<std::int32_t>(in);
+  return t;
 }
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> read_pairs(ByteReader& in) {
@@ -75,8 +110,8 @@ void LocalDefinitions::serialize(ByteWriter& out) const {
     out.u8(std::uint8_t(g.paradigm));
     out.u64(g.key);
     out.str(g.name);
-    out.u32(std::uint32_t(g.members.size()));
-    for (std::int32_t r : g.members) out.u32(std::uint32_t(r));
+    write_values(out, g.members);
+    write_topology(out, g.topology);
   }
   out.u32(std::uint32_t(windows.size()));
   for (const WindowInfo& w : windows) {
@@ -119,14 +154,14 @@ std::optional<LocalDefinitions> LocalDefinitions::deserialize(std::span<const st
     l.thread_index = in.u32();
     l.events = in.u64();
   }
-  d.groups.resize(in.count(21));
+  d.groups.resize(in.count(22));
   for (GroupInfo& g : d.groups) {
     g.id = in.u32();
     g.paradigm = Paradigm(in.u8());
     g.key = in.u64();
     g.name = in.str();
-    g.members.resize(in.count(4));
-    for (std::int32_t& r : g.members) r = std::int32_t(in.u32());
+    g.members = read_values<std::int32_t>(in);
+    g.topology = read_topology(in);
   }
   d.windows.resize(in.count(20));
   for (WindowInfo& w : d.windows) {

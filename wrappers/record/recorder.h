@@ -188,12 +188,29 @@ void clock_checkpoint(const char* where) noexcept;
 // A group of processes (MPI communicator, OpenSHMEM team, UPC thread set), written as an OTF2
 // Group of the paradigm plus a Comm. `key` is the same on every member (and differs between
 // groups), so the definitions unify across processes.
+// A group's virtual topology as one member sees it (MPI's Cartesian, graph and distributed-graph
+// communicators), so that readers know whom each member exchanges with in neighborhood
+// collectives. Cartesian: written as OTF2 CartDimension/CartTopology/CartCoordinate. Graphs:
+// this member's in- and out-neighbors, written as Groups named by LocationGroupProperty.
+struct GroupTopology {
+  enum class Kind : std::uint8_t { None, Cartesian, Graph };
+  Kind kind = Kind::None;
+  std::vector<std::uint32_t> dims;          // Cartesian: size per dimension
+  std::vector<std::uint8_t> periodic;       // Cartesian: 1 where the dimension wraps around
+  std::vector<std::uint32_t> coords;        // Cartesian: this member's coordinates
+  std::vector<std::int32_t> in_neighbors;   // Graph: ranks in the group, in MPI's order
+  std::vector<std::int32_t> out_neighbors;  // Graph: ranks in the group, in MPI's order
+
+  bool operator==(const GroupTopology&) const = default;
+};
+
 struct GroupInfo {
   GroupRef id;
   Paradigm paradigm;
   std::uint64_t key;
   std::string name;
   std::vector<std::int32_t> members;  // index = rank in the group; value = process (world) rank
+  GroupTopology topology = {};
 };
 
 // An RMA window over a group (OpenSHMEM's symmetric heap over a team, an MPI window), written

@@ -5,13 +5,20 @@ report against the schema, and checks the findings the example's source announce
 An example marks the line of the MPI call where a finding must appear:
     MPI_Recv(...); /* @expect late_sender rank=0 wait=1.0 */
 rank= lists the ranks (comma separated) that must each have the finding at that line; wait= is
-the expected total idle time in seconds, or "any" when it depends on the machine. An example
+the expected total idle time in seconds, or "any" when it depends on the machine; peers=, when
+given, ranks that must be among the finding's peers (world ranks, comma separated); thread=,
+when given, the thread that must have it (else any). On the same line, "@absent P1,P2
+rank=R1,R2 [thread=T]" says that those ranks (that thread of them) have no significant finding of
+those patterns there, and "@not-peer P rank=R1,R2" that no finding of theirs there names rank P
+as a peer. "@root-cause rank=R thread=T" says that the report's root causes include the
+compute segment of that rank and thread that ends at this line. "@np N" anywhere in the source runs the example with N ranks. An example
 whose source says "@expect none" must have no significant finding at all, except at lines
 marked "@startup": the barrier that lines the ranks up after MPI_Init absorbs the spread of
 their MPI_Init exits (the tracer synchronizes clocks there), which is real waiting but not the
 program's.
 
-    run_pattern_example.py --mpirun M --preload LIB --analyzer A --schema-dir D --source C BINARY
+    run_pattern_example.py --mpirun M --preload LIB --analyzer A --schema-dir D --source C
+                           [--otf2-print O] BINARY
 """
 import argparse
 import json
@@ -31,7 +38,11 @@ LOW, HIGH, SLACK_S = 0.6, 1.6, 0.05
 # "No significant finding" in the balanced example: no finding as large as one injected delay.
 SIGNIFICANT_S = 0.2
 
-EXPECT = re.compile(r"@expect\s+(\w+)([^*]*)\*/")
+EXPECT = re.compile(r"@expect\s+(\w+)([^*@]*)")
+ABSENT = re.compile(r"@absent\s+([\w,]+)\s+rank=([\d,]+)(?:\s+thread=(\d+))?")
+NOT_PEER = re.compile(r"@not-peer\s+(\d+)\s+rank=([\d,]+)")
+RANKS = re.compile(r"@np\s+(\d+)")
+ROOT_CAUSE = re.compile(r"@root-cause\s+rank=(\d+)\s+thread=(\d+)")
 
 
 def expectations(source):
@@ -49,6 +60,98 @@ def expectations(source):
             wait = None if fields.get("wait", "any") == "any" else float(fields["wait"])
             found.append((number, m.group(1), ranks, wait))
     return found, startup
+
+
+def expected_fields(source):
+    """{(line, pattern): {field: value}} of the "@expect" comments."""
+    found = {}
+    with open(source, encoding="utf-8") as f:
+        for number, text in enumerate(f, start=1):
+            m = EXPECT.search(text)
+            if m and m.group(1) != "none":
+                found[(number, m.group(1))] = dict(kv.split("=", 1) for kv in m.group(2).split())
+    return found
+
+
+def absences(source):
+    """[(line, [pattern, ...], [rank, ...], thread or None)] from "@absent" comments."""
+    found = []
+    with open(source, encoding="utf-8") as f:
+        for number, text in enumerate(f, start=1):
+            for m in ABSENT.finditer(text):
+                found.append((number, m.group(1).split(","),
+                              [int(r) for r in m.group(2).split(",")],
+                              None if m.group(3) is None else int(m.group(3))))
+    return found
+
+
+def rank_count(source, default):
+    """The "@np N" of the source, else `default`."""
+    with open(source, encoding="utf-8") as f:
+        m = RANKS.search(f.read())
+    return int(m.group(1)) if m else default
+
+
+def check_peers_and_absences(report, source):
+    """Failure messages for unmet peers=, @absent and @not-peer statements."""
+    name = os.path.basename(source)
+    here = [f for f in report["findings"] if os.path.basename(f["file"] or "") == name]
+    failures = []
+    for (line, pattern), fields in expected_fields(source).items():
+        if "peers" not in fields:
+            continue
+        peers = [int(r) for r in fields["peers"].split(",")]
+        ranks = [int(r) for r in fields["rank"].split(",")]
+        for f in here:
+            if (f["pattern"] == pattern and f["line"] == line and f["rank"] in ranks
+                    and not set(peers) <= set(f["peers"])):
+                failures.append(f"{pattern} on rank {f['rank']} at {name}:{line}: peers "
+                                f"{f['peers']}, expected {peers} among them")
+    for line, patterns, ranks, thread in absences(source):
+        for f in here:
+            if (f["line"] == line and f["pattern"] in patterns and f["rank"] in ranks
+                    and thread in (None, f["thread"]) and f["wait_time_s"] >= SIGNIFICANT_S):
+                failures.append(f"unexpected {f['pattern']} on rank {f['rank']} at {name}:{line}: "
+                                f"{f['wait_time_s']:.3f} s")
+    with open(source, encoding="utf-8") as text:
+        for line, content in enumerate(text, start=1):
+            for m in NOT_PEER.finditer(content):
+                peer, ranks = int(m.group(1)), [int(r) for r in m.group(2).split(",")]
+                for f in here:
+                    if f["line"] == line and f["rank"] in ranks and peer in f["peers"]:
+                        failures.append(f"{f['pattern']} on rank {f['rank']} at {name}:{line} "
+                                        f"names rank {peer} as a peer: {f['peers']}")
+    return failures
+
+
+def check_root_causes(report, source):
+    """Failure messages for "@root-cause" statements the report's root causes do not meet."""
+    failures = []
+    with open(source, encoding="utf-8") as f:
+        for number, text in enumerate(f, start=1):
+            m = ROOT_CAUSE.search(text)
+            if not m:
+                continue
+            rank, thread = int(m.group(1)), int(m.group(2))
+            if not any(c["rank"] == rank and c["thread"] == thread
+                       and c["segment"]["line"] == number
+                       for c in report.get("root_causes", [])):
+                failures.append(f"no root cause on rank {rank} thread {thread} in the segment "
+                                f"ending at line {number}")
+            else:
+                print(f"ok: root cause on rank {rank} thread {thread} at line {number}")
+    return failures
+
+
+def otf2_print_failures(trace_dir, otf2_print="otf2-print"):
+    """otf2-print --silent -Werror must accept the archive."""
+    anchor = os.path.join(trace_dir, "traces.otf2")
+    run = subprocess.run([otf2_print, "--silent", "-Werror", anchor], capture_output=True,
+                         text=True)
+    if run.returncode != 0:
+        return [f"otf2-print --silent -Werror {anchor} exited {run.returncode}: "
+                f"{(run.stdout + run.stderr)[-2000:]}"]
+    return []
 
 
 def trace(args, workdir, name="trace", binary=None, np=None, program_args=()):
@@ -90,11 +193,15 @@ def check_findings(report, source):
                 failures.append(f"significant finding in a balanced program: {f['pattern']} rank "
                                 f"{f['rank']} line {f['line']}: {f['wait_time_s']:.3f} s")
         return failures
+    fields = expected_fields(source)
     for line, pattern, ranks, wait in expected:
+        thread = fields[(line, pattern)].get("thread")
         for rank in ranks:
             match = [f for f in findings if f["pattern"] == pattern and f["rank"] == rank
-                     and f["line"] == line and os.path.basename(f["file"] or "") == name]
-            where = f"{pattern} on rank {rank} at {name}:{line}"
+                     and f["line"] == line and os.path.basename(f["file"] or "") == name
+                     and (thread is None or f["thread"] == int(thread))]
+            where = f"{pattern} on rank {rank}" + (f" thread {thread}" if thread else "") + \
+                f" at {name}:{line}"
             if not match:
                 failures.append(f"missing {where}")
             elif wait is not None:
@@ -142,11 +249,18 @@ def finish(failures, workdir):
 
 
 def main():
-    args = example_arguments().parse_args()
+    parser = example_arguments()
+    parser.add_argument("--otf2-print", default="otf2-print")
+    args = parser.parse_args()
     workdir = tempfile.mkdtemp(prefix="collwrap-" + os.path.basename(args.binary) + "-")
-    report = analyze(args, trace(args, workdir), workdir)
+    args.np = rank_count(args.source, args.np)
+    trace_dir = trace(args, workdir)
+    report = analyze(args, trace_dir, workdir)
     failures = schema_failures(report, args.schema_dir)
     failures += check_findings(report, args.source)
+    failures += check_peers_and_absences(report, args.source)
+    failures += check_root_causes(report, args.source)
+    failures += otf2_print_failures(trace_dir, args.otf2_print)
     return finish(failures, workdir)
 
 

@@ -46,6 +46,15 @@ Trace every_pattern_trace() {
   // early_scan: ranks 1-3 wait 2 ms for rank 0.
   collective(b, "MPI_Scan", CollOp::Scan, 80, {ms(50), ms(48), ms(48), ms(48)},
              {ms(50.1), ms(50.1), ms(50.1), ms(50.1)});
+  // wait_at_neighbor: on a ring (neighbors r − 1 and r + 1) rank 2 is 2 ms late; only its
+  // neighbors 1 and 3 wait.
+  b.role("MPI_Neighbor_allgather", RegionRole::CollOther);
+  const std::uint32_t ring = b.topology_comm({0, 1, 2, 3}, {{3, 1}, {0, 2}, {1, 3}, {2, 0}});
+  const TimeNs ring_enter[4] = {ms(55), ms(55), ms(57), ms(55)};
+  const TimeNs ring_leave[4] = {ms(55.1), ms(57.1), ms(57.1), ms(57.1)};
+  for (int r = 0; r < 4; ++r)
+    b.collective(b.call(r, "MPI_Neighbor_allgather", ring_enter[r], ring_leave[r], kAppFile, 85),
+                 CollOp::Allgather, ring, kNoWorldRank, 8, 16);
   // sendrecv_candidate: rank 0 sends to rank 1, then receives from it right away.
   b.send(b.call(0, "MPI_Send", ms(60), ms(62), kAppFile, 90), 1, 9, 1 << 20);
   b.recv(b.call(0, "MPI_Recv", ms(62.01), ms(64), kAppFile, 91), 1, 9, 1 << 20);
@@ -56,12 +65,13 @@ Trace every_pattern_trace() {
 
 const std::vector<ExpectedFinding>& every_pattern_expected() {
   static const std::vector<ExpectedFinding> expected = {
-      {"late_sender", 0, 10, 0.008},     {"wrong_order", 0, 10, 0.008},
-      {"late_receiver", 2, 20, 0.007},   {"early_wait", 2, 31, 0.00598},
-      {"wait_at_barrier", 0, 40, 0.005}, {"barrier_completion", 3, 40, 0.0019},
-      {"wait_at_nxn", 0, 50, 0.003},     {"nxn_completion", 3, 50, 0.0019},
-      {"late_broadcast", 1, 60, 0.002},  {"early_reduce", 0, 70, 0.003},
-      {"early_scan", 1, 80, 0.002},      {"sendrecv_candidate", 0, 90, 0.00199},
+      {"late_sender", 0, 10, 0.008},          {"wrong_order", 0, 10, 0.008},
+      {"late_receiver", 2, 20, 0.007},        {"early_wait", 2, 31, 0.00598},
+      {"wait_at_barrier", 0, 40, 0.005},      {"barrier_completion", 3, 40, 0.0019},
+      {"wait_at_nxn", 0, 50, 0.003},          {"nxn_completion", 3, 50, 0.0019},
+      {"wait_at_neighbor", 1, 85, 0.002},     {"late_broadcast", 1, 60, 0.002},
+      {"early_reduce", 0, 70, 0.003},         {"early_scan", 1, 80, 0.002},
+      {"sendrecv_candidate", 0, 90, 0.00199},
   };
   return expected;
 }

@@ -129,6 +129,26 @@ TEST(ClockRepair, CollectiveExitsFollowTheLastEntryTheyDependOn) {
   EXPECT_GE(t.locations[1].call_leave[1], t.locations[0].call_enter[1] + latency);
 }
 
+TEST(ClockRepair, NeighborhoodExitsFollowOnlyTheirInNeighbors) {
+  // A chain 0 → 1 → 2 as a topology: rank 1 (clock 5 µs behind) leaves "before" its only
+  // in-neighbor 0 entered. Rank 2 left long before rank 0 entered, which is no violation: it
+  // does not receive from rank 0.
+  TraceBuilder b(3);
+  b.role("MPI_Neighbor_allgather", RegionRole::CollOther);
+  const std::uint32_t chain = b.topology_comm({0, 1, 2}, {{}, {0}, {1}});
+  const TimeNs enter[] = {20000, 9000, 8000}, leave[] = {20500, 12000, 9500};
+  for (int r = 0; r < 3; ++r)
+    b.collective(b.call(r, "MPI_Neighbor_allgather", enter[r], leave[r]), CollOp::Allgather, chain,
+                 kNoWorldRank, 8, 8);
+  Trace t = b.finish();
+  ASSERT_EQ(violations(t), 1u);
+  const ClockRepairReport r = repair_clocks(t, match_trace(t));
+  EXPECT_EQ(r.violations_after, 0u);
+  const TimeNs latency = ClockRepairOptions{}.latency_same_node;
+  EXPECT_GE(t.locations[1].call_leave[0], t.locations[0].call_enter[0] + latency);
+  EXPECT_LT(t.locations[2].call_leave[0], t.locations[0].call_enter[0]);
+}
+
 TEST(ClockRepair, StopsAtThePassLimit) {
   Trace t = skewed_message();
   ClockRepairOptions none;

@@ -49,6 +49,27 @@ TEST(Replay, IdealNetworkCollectiveEndsAtTheLastEnter) {
   EXPECT_EQ(t.waited_for[run.graph.global(0, 1)], run.graph.global(3, 1));
 }
 
+TEST(Replay, IdealNetworkNeighborhoodCollectiveWaitsOnlyForInNeighbors) {
+  // A chain 0 → 1 → 2 as a topology; rank 0 computes 200, the others 100.
+  TraceBuilder b(3);
+  b.role("MPI_Neighbor_allgather", RegionRole::CollOther);
+  const std::uint32_t chain = b.topology_comm({0, 1, 2}, {{}, {0}, {1}});
+  const TimeNs work[] = {200, 100, 100};
+  for (int r = 0; r < 3; ++r) {
+    b.call(r, "MPI_Init", 0, 10, "sync.c", 1);
+    b.collective(b.call(r, "MPI_Neighbor_allgather", 10 + work[r], 220, "sync.c", 10),
+                 CollOp::Allgather, chain, kNoWorldRank, 8, 8);
+    b.call(r, "MPI_Finalize", 220, 230, "sync.c", 30);
+  }
+  const TracedRun run(b.finish());
+  const ReplayTimes t = replay_trace(run.trace, run.graph, {NetworkModel::Ideal, {}});
+  // MPI takes no time: ranks enter after their compute alone (0 + work).
+  EXPECT_EQ(t.leave[run.graph.global(0, 1)], 200);
+  EXPECT_EQ(t.leave[run.graph.global(1, 1)], 200);  // waits for rank 0
+  EXPECT_EQ(t.waited_for[run.graph.global(1, 1)], run.graph.global(0, 1));
+  EXPECT_EQ(t.leave[run.graph.global(2, 1)], 100);  // rank 1 entered at 100; rank 0 is no source
+}
+
 TEST(Replay, ScaledSegmentMovesTheRunsThatDependOnIt) {
   const TracedRun run(delay_chain());
   std::vector<float> scale(run.graph.calls(), 1.0f);

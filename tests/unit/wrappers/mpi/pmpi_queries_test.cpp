@@ -72,6 +72,10 @@ TEST(PmpiQueries, CartesianNeighborsOutsideANonPeriodicGridAreNotReal) {
   const CommFacts facts = mpi.describe(cart.comm);
   EXPECT_EQ(facts.in_neighbors, (std::vector<bool>{false, false, true, true}));
   EXPECT_EQ(facts.out_neighbors, facts.in_neighbors);
+  EXPECT_EQ(facts.topology.kind, GroupTopology::Kind::Cartesian);
+  EXPECT_EQ(facts.topology.dims, (std::vector<std::uint32_t>{1, 1}));
+  EXPECT_EQ(facts.topology.periodic, (std::vector<std::uint8_t>{0, 1}));
+  EXPECT_EQ(facts.topology.coords, (std::vector<std::uint32_t>{0, 0}));
 }
 
 TEST(PmpiQueries, DistributedGraphNeighborsAreCounted) {
@@ -83,6 +87,9 @@ TEST(PmpiQueries, DistributedGraphNeighborsAreCounted) {
   const CommFacts facts = mpi.describe(graph.comm);
   EXPECT_EQ(facts.in_neighbors, (std::vector<bool>{true}));
   EXPECT_EQ(facts.out_neighbors, (std::vector<bool>{true}));
+  EXPECT_EQ(facts.topology.kind, GroupTopology::Kind::Graph);
+  EXPECT_EQ(facts.topology.in_neighbors, (std::vector<std::int32_t>{0}));
+  EXPECT_EQ(facts.topology.out_neighbors, (std::vector<std::int32_t>{0}));
 }
 
 // The Fortran wrappers' status handling (fortran_args.h) against the library's conversions.

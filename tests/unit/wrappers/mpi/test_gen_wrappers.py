@@ -269,6 +269,31 @@ class Fortran(unittest.TestCase):
             gen_wrappers.render_fortran_wrapper(aint, 0, bad, "f77")
 
 
+class AnalyzerTable(unittest.TestCase):
+    """The analyzer's MPI function table comes from the spec (gen_function_classes.py)."""
+
+    def test_send_modes_follow_the_function_names(self):
+        for name, mode in [("MPI_Send", "Standard"), ("MPI_Issend", "Synchronous"),
+                           ("MPI_Bsend_init", "Buffered"), ("MPI_Irsend", "Ready"),
+                           ("MPI_Sendrecv_replace", "Standard"), ("MPI_Recv", "None"),
+                           ("MPI_Send_c", "None")]:
+            self.assertEqual(wrapper_spec.send_mode(name), mode, name)
+
+    def test_collectives_and_their_nonblocking_forms_are_classified(self):
+        for name in wrapper_spec.COLLECTIVES:
+            self.assertEqual(wrapper_spec.ANALYSIS["MPI_" + name], "Collective")
+            nonblocking = "MPI_I" + name[0].lower() + name[1:]
+            self.assertEqual(wrapper_spec.ANALYSIS[nonblocking], "NonblockingCollective")
+
+    def test_table_is_sorted_and_names_each_function_once(self):
+        import gen_function_classes
+        lines = gen_function_classes.table_lines()
+        names = [line.split('"')[1] for line in lines]
+        self.assertEqual(names, sorted(set(names)))
+        self.assertIn('{"MPI_Ssend", RC::BlockingSend, SM::Synchronous},', lines)
+        self.assertIn('{"MPI_Waitall", RC::Wait, SM::None},', lines)
+
+
 class CommandLine(unittest.TestCase):
     def test_fails_with_a_message_when_the_spec_does_not_fit_the_header(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -56,6 +56,61 @@ TEST(Unify, OneCommPerKeyAndOneGroupPerMemberList) {
   }
 }
 
+TEST(Unify, CartesianTopologyOnceWithACoordinatePerRank) {
+  // A 3 × 1 grid, periodic in its first dimension, over world ranks 2, 0, 1 (ranks 0, 1, 2).
+  std::vector<LocalDefinitions> ranks{rank_defs(0, "a"), rank_defs(1, "a"), rank_defs(2, "b")};
+  const std::vector<std::int32_t> members{2, 0, 1};
+  for (LocalDefinitions& r : ranks) {
+    GroupTopology t{GroupTopology::Kind::Cartesian, {3, 1}, {1, 0}, {}, {}, {}};
+    const auto rank = std::uint32_t(
+        std::find(members.begin(), members.end(), std::int32_t(r.world_rank)) - members.begin());
+    t.coords = {rank, 0};
+    r.groups.push_back({2, Paradigm::Mpi, 99, "grid", members, t});
+  }
+  const GlobalDefinitions g = unify_definitions(ranks, kFunctions).global;
+  ASSERT_EQ(g.cart_topologies.size(), 1u);
+  EXPECT_EQ(str(g, g.comms[g.cart_topologies[0].comm].name), "grid");
+  ASSERT_EQ(g.cart_topologies[0].dimensions.size(), 2u);
+  const auto& first = g.cart_dimensions[g.cart_topologies[0].dimensions[0]];
+  EXPECT_EQ(first.size, 3u);
+  EXPECT_TRUE(first.periodic);
+  EXPECT_FALSE(g.cart_dimensions[g.cart_topologies[0].dimensions[1]].periodic);
+  ASSERT_EQ(g.cart_coordinates.size(), 3u);
+  for (const auto& c : g.cart_coordinates) {
+    EXPECT_EQ(c.topology, 0u);
+    EXPECT_EQ(c.coordinates, (std::vector<std::uint32_t>{c.rank, 0}));
+  }
+  EXPECT_TRUE(g.neighbor_properties.empty());
+}
+
+TEST(Unify, GraphNeighborsBecomeGroupsOfWorldRanksNamedByProperties) {
+  // A directed ring 0 → 1 → 2 → 0 over world ranks 1, 2, 0 (ranks 0, 1, 2 of the graph).
+  std::vector<LocalDefinitions> ranks{rank_defs(0, "a"), rank_defs(1, "a"), rank_defs(2, "b")};
+  const std::vector<std::int32_t> members{1, 2, 0};
+  for (LocalDefinitions& r : ranks) {
+    const auto rank = std::int32_t(
+        std::find(members.begin(), members.end(), std::int32_t(r.world_rank)) - members.begin());
+    GroupTopology t{GroupTopology::Kind::Graph, {}, {}, {}, {(rank + 2) % 3}, {(rank + 1) % 3}};
+    r.groups.push_back({2, Paradigm::Mpi, 77, "ring", members, t});
+  }
+  const GlobalDefinitions g = unify_definitions(ranks, kFunctions).global;
+  const auto ring = std::find_if(g.comms.begin(), g.comms.end(),
+                                 [&](const auto& c) { return str(g, c.name) == "ring"; });
+  ASSERT_NE(ring, g.comms.end());
+  const std::string id = std::to_string(ring - g.comms.begin());
+  ASSERT_EQ(g.neighbor_properties.size(), 6u);
+  for (const auto& p : g.neighbor_properties) {
+    // World rank w is graph rank members⁻¹(w); its in-neighbor is the previous graph rank.
+    const auto rank =
+        std::find(members.begin(), members.end(), std::int32_t(p.location_group)) - members.begin();
+    const bool in = str(g, p.name) == kInNeighborsProperty + id;
+    EXPECT_TRUE(in || str(g, p.name) == kOutNeighborsProperty + id) << str(g, p.name);
+    const std::int32_t neighbor = members[std::size_t((rank + (in ? 2 : 1)) % 3)];
+    EXPECT_EQ(g.groups.at(p.group).members, (std::vector<std::uint64_t>{std::uint64_t(neighbor)}));
+  }
+  EXPECT_TRUE(g.cart_topologies.empty());
+}
+
 TEST(Unify, SystemTreeGroupsRanksUnderTheirHosts) {
   std::vector<LocalDefinitions> ranks{rank_defs(2, "b"), rank_defs(0, "a"), rank_defs(1, "a")};
   const GlobalDefinitions g = unify_definitions(ranks, kFunctions).global;

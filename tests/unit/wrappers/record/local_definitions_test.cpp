@@ -21,7 +21,19 @@ LocalDefinitions sample() {
   d.locations = {{0, 120}, {1, 30}};
   d.process_label = "MPI Rank";
   d.groups = {{0, Paradigm::Mpi, 0, "MPI_COMM_WORLD", {0, 1, 2, 3}},
-              {3, Paradigm::Shmem, (2ull << 32) | 1, "split", {2, 3}}};
+              {3, Paradigm::Shmem, (2ull << 32) | 1, "split", {2, 3}},
+              {4,
+               Paradigm::Mpi,
+               9,
+               "grid",
+               {0, 1, 2, 3},
+               {GroupTopology::Kind::Cartesian, {2, 2}, {1, 0}, {1, 0}, {}, {}}},
+              {6,
+               Paradigm::Mpi,
+               11,
+               "graph",
+               {3, 2},
+               {GroupTopology::Kind::Graph, {}, {}, {}, {1}, {0, 1}}}};
   d.windows = {{5, 7, "heap", 3}};
   d.callsites = {{0, {{"main", "main", "/src/a.c", 10, "/src/a.c", 42}}},
                  {1,
@@ -43,7 +55,10 @@ TEST(LocalDefinitions, RoundTrips) {
   ASSERT_EQ(back->locations.size(), 2u);
   EXPECT_EQ(back->locations[1].events, 30u);
   EXPECT_EQ(back->process_label, "MPI Rank");
-  ASSERT_EQ(back->groups.size(), 2u);
+  ASSERT_EQ(back->groups.size(), 4u);
+  EXPECT_EQ(back->groups[0].topology, GroupTopology{});
+  EXPECT_EQ(back->groups[2].topology, d.groups[2].topology);
+  EXPECT_EQ(back->groups[3].topology, d.groups[3].topology);
   EXPECT_EQ(back->groups[1].key, (2ull << 32) | 1);
   EXPECT_EQ(back->groups[1].paradigm, Paradigm::Shmem);
   EXPECT_EQ(back->groups[1].members, (std::vector<std::int32_t>{2, 3}));
