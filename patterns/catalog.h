@@ -13,8 +13,11 @@
 namespace collwrap {
 
 // Declared one per family file: p2p_blocking.cpp, wrong_order.cpp, early_wait.cpp,
-// barrier.cpp, nxn.cpp, neighbor.cpp, rooted_collectives.cpp, sendrecv_candidate.cpp. A new pattern
-// is registered here: its declaration below and its place in kPatternCatalog.
+// Declared one per family file: p2p_blocking.cpp, wrong_order.cpp, early_wait.cpp,
+// barrier.cpp, nxn.cpp, neighbor.cpp, rooted_collectives.cpp, sendrecv_candidate.cpp, and the
+// one-sided (PGAS) rules lock_contention.cpp, late_wait_until.cpp, memory_sync_wait.cpp,
+// frequent_small_communication.cpp. A new pattern is registered here: its declaration below
+// and its place in kPatternCatalog.
 extern const Pattern kLateSender;
 extern const Pattern kLateReceiver;
 extern const Pattern kWrongOrder;
@@ -28,12 +31,17 @@ extern const Pattern kLateBroadcast;
 extern const Pattern kEarlyReduce;
 extern const Pattern kEarlyScan;
 extern const Pattern kSendrecvCandidate;
+extern const Pattern kLockContention;
+extern const Pattern kLateWaitUntil;
+extern const Pattern kFrequentSmallCommunication;
+extern const Pattern kMemorySyncWait;
 
 // All patterns, in the order reports list them.
 inline constexpr auto kPatternCatalog = std::to_array<const Pattern*>(
     {&kLateSender, &kLateReceiver, &kWrongOrder, &kEarlyWait, &kWaitAtBarrier, &kBarrierCompletion,
      &kWaitAtNxN, &kNxNCompletion, &kWaitAtNeighbor, &kLateBroadcast, &kEarlyReduce, &kEarlyScan,
-     &kSendrecvCandidate});
+     &kSendrecvCandidate, &kLockContention, &kLateWaitUntil, &kMemorySyncWait,
+     &kFrequentSmallCommunication});
 
 std::span<const Pattern* const> pattern_catalog();
 

@@ -31,6 +31,8 @@ struct FindingDetails {
   std::optional<double> optimal_distance_s;    // early_wait, mean over instances
   std::optional<double> current_distance_s;    // early_wait, mean over instances
   std::optional<SourceLocation> related_call;  // nonblocking call, posting call or paired call
+  std::uint64_t transfers = 0;                 // frequent_small_communication: one-sided transfers
+  std::uint64_t transfer_bytes = 0;            // and their bytes
 };
 
 // One pattern at one call site on one rank and thread.

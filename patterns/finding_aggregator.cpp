@@ -48,6 +48,8 @@ void FindingAggregator::add(const Instance& instance) {
     stats.actual_distance_sum = add_saturating(stats.actual_distance_sum, d.actual_distance);
     ++stats.distances;
   }
+  stats.transfers += d.transfers;
+  stats.transfer_bytes += d.transfer_bytes;
   keep_if_among_worst(stats, instance);
 }
 

@@ -51,6 +51,12 @@ std::string related_call(const FindingDetails& d, const Pattern& pattern) {
          basename_place(d.related_call->file, d.related_call->line) + ".";
 }
 
+std::string transfers(const FindingDetails& d) {
+  if (d.transfers == 0) return "";
+  return std::to_string(d.transfers) + " one-sided transfers, " + std::to_string(d.transfer_bytes) +
+         " bytes in all.";
+}
+
 void append_sentence(std::string& text, const std::string& sentence) {
   if (sentence.empty()) return;
   if (!text.empty()) text += ' ';
@@ -72,6 +78,7 @@ std::string finding_comment(const Finding& f, const Pattern& pattern) {
   append_sentence(text, send_modes(f.details));
   append_sentence(text, message_order(f.details));
   append_sentence(text, related_call(f.details, pattern));
+  append_sentence(text, transfers(f.details));
   return text;
 }
 

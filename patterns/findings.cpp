@@ -53,6 +53,8 @@ FindingDetails details_of(const Trace& trace, const FindingStats& stats) {
     d.optimal_distance_s = seconds(stats.optimal_distance_sum) / n;
     d.current_distance_s = seconds(stats.actual_distance_sum) / n;
   }
+  d.transfers = stats.transfers;
+  d.transfer_bytes = stats.transfer_bytes;
   if (stats.related_call != kNone)
     d.related_call = source_of_call(trace, stats.loc, stats.related_call);
   return d;

@@ -40,10 +40,38 @@ CommPair cell_of(std::int32_t sender, std::int32_t receiver, const PairTimes& ti
   return cell;
 }
 
+using Pairs = std::map<std::pair<std::int32_t, std::int32_t>, PairTimes>;
+
+// Puts, gets and atomics: the data moves origin → target (put, atomic operand) and target →
+// origin (get, atomic result) during the call.
+void add_one_sided_transfers(const Trace& trace, Pairs& pairs) {
+  for (const Location& l : trace.locations) {
+    for (std::uint32_t op = 0; op < l.ops(); ++op) {
+      const OpKind kind = l.op_kind[op];
+      const std::int32_t peer = l.op_peer[op];
+      const std::uint32_t call = l.op_call[op];
+      if ((kind != OpKind::RmaPut && kind != OpKind::RmaGet && kind != OpKind::RmaAtomic) ||
+          peer == kNoWorldRank || call == kNone)
+        continue;
+      const double duration = seconds(std::max<TimeNs>(0, l.call_leave[call] - l.call_enter[call]));
+      if (kind != OpKind::RmaGet) {
+        PairTimes& p = pairs[{l.rank, peer}];
+        p.bytes += l.op_bytes[op];
+        p.transfer_s.push_back(duration);
+      }
+      if (l.op_bytes_received[op] > 0) {
+        PairTimes& p = pairs[{peer, l.rank}];
+        p.bytes += l.op_bytes_received[op];
+        p.transfer_s.push_back(duration);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<CommPair> communication_matrix(const Trace& trace, const Matching& matching) {
-  std::map<std::pair<std::int32_t, std::int32_t>, PairTimes> pairs;
+  Pairs pairs;
   for (const Message& m : matching.messages) {
     // The reader drops ops outside any call, so a matched op always has one; stay safe anyway.
     if (!m.send.valid() || !m.recv.valid()) continue;
@@ -54,6 +82,7 @@ std::vector<CommPair> communication_matrix(const Trace& trace, const Matching& m
     p.bytes += sender.op_bytes[m.send.op];
     p.transfer_s.push_back(transfer_time_s(trace, m));
   }
+  add_one_sided_transfers(trace, pairs);
   std::vector<CommPair> cells;
   cells.reserve(pairs.size());
   for (auto& [key, times] : pairs) cells.push_back(cell_of(key.first, key.second, times));

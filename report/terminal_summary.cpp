@@ -59,6 +59,13 @@ std::string location_label(const Finding& f) {
   return label;
 }
 
+// The pattern column: the longest pattern id and two spaces, at least 20 columns.
+std::size_t pattern_column() {
+  std::size_t width = 20;
+  for (const Pattern* p : pattern_catalog()) width = std::max(width, p->id.size() + 2);
+  return width;
+}
+
 void write_header(const AnalysisResult& r, std::ostream& out) {
   const TraceInfo& t = r.trace;
   out << "collwrap analyzer " << r.tool_version << ": " << t.path << '\n';
@@ -79,7 +86,7 @@ void write_findings(const AnalysisResult& r, const TerminalOptions& options, std
   std::vector<std::string> advised;  // each recommendation is printed once, at its first finding
   for (std::size_t i = 0; i < shown; ++i) {
     const Finding& f = r.findings[i];
-    out << padded(std::to_string(i + 1) + ".", 4) << padded(f.pattern, 20)
+    out << padded(std::to_string(i + 1) + ".", 4) << padded(f.pattern, pattern_column())
         << padded(format_duration(f.wait_time_s), 10) << padded(location_label(f), 9) << ' '
         << format_place(shown_path(f.file, options.base_dir), f.line) << "  " << f.mpi_function
         << " ×" << f.occurrences;
@@ -102,7 +109,7 @@ void write_pattern_totals(const AnalysisResult& r, std::ostream& out) {
       << ", the total time of all locations):\n";
   for (const PatternTotal& p : s.patterns) {
     if (p.findings == 0) continue;
-    out << "  " << padded(p.pattern, 20) << padded(format_duration(p.wait_time_s), 10)
+    out << "  " << padded(p.pattern, pattern_column()) << padded(format_duration(p.wait_time_s), 10)
         << padded(percent(p.wait_time_s, s.total_time_s), 9) << plural(p.occurrences, "instance")
         << " in " << plural(p.findings, "finding") << '\n';
   }

@@ -48,6 +48,10 @@ struct RawDefinitions {
     OTF2_StringRef name;
     OTF2_GroupRef group;
   };
+  struct WindowDef {
+    OTF2_RmaWinRef ref;
+    OTF2_CommRef comm;
+  };
   struct SourceLocation {
     OTF2_StringRef file;
     std::uint32_t line;
@@ -88,6 +92,7 @@ struct RawDefinitions {
   std::vector<RegionDef> regions;
   std::unordered_map<OTF2_GroupRef, GroupDef> groups;
   std::vector<CommDef> comms;
+  std::vector<WindowDef> windows;
   std::unordered_map<OTF2_SourceCodeLocationRef, SourceLocation> source_locations;
   std::vector<ContextDef> contexts;
   std::vector<AttributeDef> attributes;
@@ -163,6 +168,12 @@ OTF2_CallbackCode on_comm(void* d, OTF2_CommRef self, OTF2_StringRef name, OTF2_
   return OTF2_CALLBACK_SUCCESS;
 }
 
+OTF2_CallbackCode on_rma_win(void* d, OTF2_RmaWinRef self, OTF2_StringRef, OTF2_CommRef comm,
+                             OTF2_RmaWinFlag) {
+  raw(d).windows.push_back({self, comm});
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 OTF2_CallbackCode on_source_code_location(void* d, OTF2_SourceCodeLocationRef self,
                                           OTF2_StringRef file, std::uint32_t line) {
   raw(d).source_locations[self] = {file, line};
@@ -219,6 +230,7 @@ RawDefinitions read_raw_definitions(OTF2_Reader* reader) {
   OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, on_region);
   OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_group);
   OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
+  OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, on_rma_win);
   OTF2_GlobalDefReaderCallbacks_SetSourceCodeLocationCallback(cb, on_source_code_location);
   OTF2_GlobalDefReaderCallbacks_SetCallingContextCallback(cb, on_calling_context);
   OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, on_attribute);
@@ -325,8 +337,9 @@ void resolve_regions(const RawDefinitions& raw, Trace& trace, Definitions& defs)
   for (const auto& r : raw.regions) {
     const std::string& name = raw.string(r.name);
     defs.region.set(r.ref, static_cast<std::uint32_t>(trace.regions.size()));
-    defs.region_call.push_back(r.paradigm == OTF2_PARADIGM_MPI || has_mpi_prefix(name));
-    trace.regions.push_back(classify_region(name));
+    const bool pgas = r.paradigm == OTF2_PARADIGM_SHMEM || r.paradigm == OTF2_PARADIGM_UPC;
+    defs.region_call.push_back(r.paradigm == OTF2_PARADIGM_MPI || pgas || has_mpi_prefix(name));
+    trace.regions.push_back(pgas ? classify_pgas_region(name) : classify_region(name));
     trace.regions.back().role = static_cast<RegionRole>(r.role);
   }
 }
@@ -433,6 +446,11 @@ void resolve_topologies(const RawDefinitions& raw, Trace& trace, const Definitio
   }
 }
 
+// A window's one-sided records name ranks of the window's communicator.
+void resolve_windows(const RawDefinitions& raw, Definitions& defs) {
+  for (const auto& w : raw.windows) defs.window.set(w.ref, defs.comm[w.comm]);
+}
+
 std::string archive_description(OTF2_Reader* reader) {
   char* description = nullptr;
   if (OTF2_Reader_GetDescription(reader, &description) != OTF2_SUCCESS || !description) return {};
@@ -464,6 +482,7 @@ Definitions load_definitions(OTF2_Reader* reader, Trace& trace) {
   resolve_callsites(raw, trace, defs);
   resolve_comms(raw, trace, defs);
   resolve_topologies(raw, trace, defs);
+  resolve_windows(raw, defs);
   return defs;
 }
 

@@ -34,6 +34,7 @@ struct Definitions {
   std::vector<std::uint8_t> region_call;  // per Trace::regions: 1 if it makes a call (MPI)
   RefIndex callsite;                      // CallingContext → Trace::callsites
   RefIndex comm;                          // Comm → Trace::comms
+  RefIndex window;                        // RmaWin → Trace::comms (the window's communicator)
   OTF2_AttributeRef callsite_attribute = OTF2_UNDEFINED_ATTRIBUTE;
   OTF2_AttributeRef pcontrol_level_attribute = OTF2_UNDEFINED_ATTRIBUTE;
   std::vector<std::uint64_t> expected_events;  // per Trace::locations, from Location

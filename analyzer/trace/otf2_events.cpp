@@ -183,6 +183,13 @@ class EventLoader {
     return c;
   }
 
+  // Index into Trace::comms of a window's communicator, or kNone for an unknown window.
+  std::uint32_t window(OTF2_RmaWinRef ref) {
+    const std::uint32_t c = ctx_.defs.window[ref];
+    if (c == kNone) ++unknown_refs_;
+    return c;
+  }
+
   // A rank within communicator `comm` as a world rank; kNoWorldRank when it cannot be translated
   // (unknown communicator, MPI_PROC_NULL, a root constant such as OTF2_COLLECTIVE_ROOT_NONE).
   std::int32_t world_rank(std::uint32_t comm, std::uint32_t rank) const {
@@ -376,6 +383,85 @@ OTF2_CallbackCode on_nbc_complete(OTF2_LocationRef, OTF2_TimeStamp t, std::uint6
   });
 }
 
+// --- one-sided records: the window's communicator stands for the window ----------------------
+
+template <OpKind kind>
+OTF2_CallbackCode on_rma_transfer(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
+                                  OTF2_AttributeList*, OTF2_RmaWinRef win, std::uint32_t remote,
+                                  std::uint64_t bytes, std::uint64_t) {
+  return guarded(d, pos, t, [&](EventLoader& l) {
+    const std::uint32_t c = l.window(win);
+    const bool put = kind == OpKind::RmaPut;
+    l.op(t, {.kind = kind,
+             .peer = l.world_rank(c, remote),
+             .comm = c,
+             .bytes = put ? bytes : 0,
+             .bytes_received = put ? 0 : bytes});
+  });
+}
+
+OTF2_CallbackCode on_rma_atomic(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
+                                OTF2_AttributeList*, OTF2_RmaWinRef win, std::uint32_t remote,
+                                OTF2_RmaAtomicType, std::uint64_t sent, std::uint64_t received,
+                                std::uint64_t) {
+  return guarded(d, pos, t, [&](EventLoader& l) {
+    const std::uint32_t c = l.window(win);
+    l.op(t, {.kind = OpKind::RmaAtomic,
+             .peer = l.world_rank(c, remote),
+             .comm = c,
+             .bytes = sent,
+             .bytes_received = received});
+  });
+}
+
+OTF2_CallbackCode on_rma_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos,
+                                        void* d, OTF2_AttributeList*, OTF2_CollectiveOp op,
+                                        OTF2_RmaSyncLevel, OTF2_RmaWinRef win, std::uint32_t root,
+                                        std::uint64_t sent, std::uint64_t received) {
+  return guarded(d, pos, t, [&](EventLoader& l) {
+    const std::uint32_t c = l.window(win);
+    l.op(t, {.kind = OpKind::CollectiveEnd,
+             .coll = to_coll_op(op),
+             .peer = l.world_rank(c, root),
+             .comm = c,
+             .bytes = sent,
+             .bytes_received = received});
+  });
+}
+
+template <OpKind kind>
+OTF2_CallbackCode on_rma_lock(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
+                              OTF2_AttributeList*, OTF2_RmaWinRef win, std::uint32_t,
+                              std::uint64_t lock, OTF2_LockType) {
+  return guarded(d, pos, t, [&](EventLoader& l) {
+    l.op(t, {.kind = kind, .comm = l.window(win), .tag = rma_lock_tag(lock)});
+  });
+}
+
+OTF2_CallbackCode on_rma_release_lock(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos,
+                                      void* d, OTF2_AttributeList*, OTF2_RmaWinRef win,
+                                      std::uint32_t, std::uint64_t lock) {
+  return guarded(d, pos, t, [&](EventLoader& l) {
+    l.op(t, {.kind = OpKind::RmaLockRelease, .comm = l.window(win), .tag = rma_lock_tag(lock)});
+  });
+}
+
+OTF2_CallbackCode on_rma_wait_change(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
+                                     OTF2_AttributeList*, OTF2_RmaWinRef win) {
+  return guarded(d, pos, t, [&](EventLoader& l) {
+    l.op(t, {.kind = OpKind::RmaWaitChange, .comm = l.window(win)});
+  });
+}
+
+OTF2_CallbackCode on_rma_sync(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
+                              OTF2_AttributeList*, OTF2_RmaWinRef win, std::uint32_t remote,
+                              OTF2_RmaSyncType) {
+  return guarded(d, pos, t, [&](EventLoader& l) {
+    const std::uint32_t c = l.window(win);
+    l.op(t, {.kind = OpKind::RmaSync, .peer = l.world_rank(c, remote), .comm = c});
+  });
+}
+
 OTF2_EvtReaderCallbacks* event_callbacks() {
   OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
   OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter);
@@ -393,6 +479,17 @@ OTF2_EvtReaderCallbacks* event_callbacks() {
   OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb,
                                                                   on_request<OpKind::NbcRequest>);
   OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, on_nbc_complete);
+  OTF2_EvtReaderCallbacks_SetRmaPutCallback(cb, on_rma_transfer<OpKind::RmaPut>);
+  OTF2_EvtReaderCallbacks_SetRmaGetCallback(cb, on_rma_transfer<OpKind::RmaGet>);
+  OTF2_EvtReaderCallbacks_SetRmaAtomicCallback(cb, on_rma_atomic);
+  OTF2_EvtReaderCallbacks_SetRmaCollectiveBeginCallback(cb, on_collective_begin);
+  OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(cb, on_rma_collective_end);
+  OTF2_EvtReaderCallbacks_SetRmaRequestLockCallback(cb, on_rma_lock<OpKind::RmaLockRequest>);
+  OTF2_EvtReaderCallbacks_SetRmaAcquireLockCallback(cb, on_rma_lock<OpKind::RmaLockAcquire>);
+  OTF2_EvtReaderCallbacks_SetRmaTryLockCallback(cb, on_rma_lock<OpKind::RmaLockTry>);
+  OTF2_EvtReaderCallbacks_SetRmaReleaseLockCallback(cb, on_rma_release_lock);
+  OTF2_EvtReaderCallbacks_SetRmaWaitChangeCallback(cb, on_rma_wait_change);
+  OTF2_EvtReaderCallbacks_SetRmaSyncCallback(cb, on_rma_sync);
   return cb;
 }
 

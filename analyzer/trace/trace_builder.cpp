@@ -48,7 +48,8 @@ void TraceBuilder::role(const std::string& function, RegionRole role) {
 std::uint32_t TraceBuilder::region(const std::string& function) {
   for (std::uint32_t i = 0; i < trace_.regions.size(); ++i)
     if (trace_.regions[i].name == function) return i;
-  trace_.regions.push_back(classify_region(function));
+  const bool pgas = function.starts_with("shmem_") || function.starts_with("upc_");
+  trace_.regions.push_back(pgas ? classify_pgas_region(function) : classify_region(function));
   return static_cast<std::uint32_t>(trace_.regions.size() - 1);
 }
 
@@ -184,6 +185,58 @@ std::uint32_t TraceBuilder::nbc_complete(CallRef c, CollOp coll, std::uint64_t r
   l.op_bytes_received[op] = received;
   l.op_request[op] = request;
   return op;
+}
+
+namespace {
+void set_rma(Location& l, std::uint32_t op, int target, std::uint64_t sent, std::uint64_t received,
+             std::uint32_t comm) {
+  l.op_peer[op] = target;
+  l.op_bytes[op] = sent;
+  l.op_bytes_received[op] = received;
+  l.op_comm[op] = comm;
+}
+}  // namespace
+
+std::uint32_t TraceBuilder::put(CallRef c, int target, std::uint64_t bytes, std::uint32_t comm) {
+  const auto op = add_op(c, OpKind::RmaPut, loc(c).call_enter[c.call]);
+  set_rma(loc(c), op, target, bytes, 0, comm);
+  return op;
+}
+
+std::uint32_t TraceBuilder::get(CallRef c, int target, std::uint64_t bytes, std::uint32_t comm) {
+  const auto op = add_op(c, OpKind::RmaGet, loc(c).call_enter[c.call]);
+  set_rma(loc(c), op, target, 0, bytes, comm);
+  return op;
+}
+
+std::uint32_t TraceBuilder::atomic(CallRef c, int target, std::uint64_t sent,
+                                   std::uint64_t received, std::uint32_t comm) {
+  const auto op = add_op(c, OpKind::RmaAtomic, loc(c).call_enter[c.call]);
+  set_rma(loc(c), op, target, sent, received, comm);
+  return op;
+}
+
+std::uint32_t TraceBuilder::lock(CallRef c, OpKind kind, std::uint64_t lock) {
+  const bool at_leave = kind == OpKind::RmaLockAcquire || kind == OpKind::RmaLockTry;
+  const Location& l = loc(c);
+  const auto op = add_op(c, kind, at_leave ? l.call_leave[c.call] : l.call_enter[c.call]);
+  loc(c).op_comm[op] = 0;
+  loc(c).op_tag[op] = rma_lock_tag(lock);
+  return op;
+}
+
+std::uint32_t TraceBuilder::window_op_at_leave(CallRef c, OpKind kind) {
+  const auto op = add_op(c, kind, loc(c).call_leave[c.call]);
+  loc(c).op_comm[op] = 0;
+  return op;
+}
+
+std::uint32_t TraceBuilder::wait_change(CallRef c) {
+  return window_op_at_leave(c, OpKind::RmaWaitChange);
+}
+
+std::uint32_t TraceBuilder::memory_sync(CallRef c) {
+  return window_op_at_leave(c, OpKind::RmaSync);
 }
 
 Trace TraceBuilder::finish() {

@@ -56,6 +56,17 @@ class TraceBuilder {
                              int root = kNoWorldRank, std::uint64_t sent = 0,
                              std::uint64_t received = 0);
 
+  // One-sided ops (OpenSHMEM, UPC): transfers at the call's enter, with the target's world
+  // rank; lock records (request and release at enter, acquire at leave) with a lock id; a
+  // wait for memory to change at leave. Comm 0 = world (the window's communicator).
+  std::uint32_t put(CallRef c, int target, std::uint64_t bytes, std::uint32_t comm = 0);
+  std::uint32_t get(CallRef c, int target, std::uint64_t bytes, std::uint32_t comm = 0);
+  std::uint32_t atomic(CallRef c, int target, std::uint64_t sent, std::uint64_t received,
+                       std::uint32_t comm = 0);
+  std::uint32_t lock(CallRef c, OpKind kind, std::uint64_t lock);
+  std::uint32_t wait_change(CallRef c);
+  std::uint32_t memory_sync(CallRef c);  // a fence or quiet, at leave
+
   // Marks call `c` (an MPI_Pcontrol) as carrying `level`, as the reader does from the Enter's
   // PcontrolLevel attribute.
   void pcontrol_level(CallRef c, std::int32_t level);
@@ -64,6 +75,7 @@ class TraceBuilder {
 
  private:
   std::uint32_t add_op(CallRef c, OpKind kind, TimeNs time);
+  std::uint32_t window_op_at_leave(CallRef c, OpKind kind);  // on the world window
   std::uint32_t region(const std::string& function);
   std::uint32_t callsite(const std::string& file, std::uint32_t line);
   Location& loc(CallRef c) { return trace_.locations[c.loc]; }

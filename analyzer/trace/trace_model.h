@@ -70,6 +70,9 @@ struct RegionInfo {
 // Classifies an MPI function by name (mpi_function_class.cpp, with the table generated from
 // the tracer's spec).
 RegionInfo classify_region(const std::string& name);
+// Classifies an OpenSHMEM or UPC function by name (pgas_function_class.cpp): init, finalize,
+// barriers and collectives; everything else is Other, its records say the rest.
+RegionInfo classify_pgas_region(const std::string& name);
 
 struct CallSite {
   std::string file;  // absolute path as recorded; empty when unknown
@@ -104,7 +107,25 @@ enum class OpKind : std::uint8_t {
   CollectiveEnd,     // MpiCollectiveEnd   coll, comm, peer = root, bytes, bytes_received
   NbcRequest,        // NonBlockingCollectiveRequest  request
   NbcComplete,       // NonBlockingCollectiveComplete coll, comm, root, bytes, request
+  // One-sided communication (OTF2's Rma* records: OpenSHMEM, UPC, MPI windows). The window
+  // becomes its communicator (comm); remote ranks become world ranks (peer). RmaCollectiveEnd
+  // is read as CollectiveEnd over the window's communicator, so that barriers and collectives
+  // of every paradigm match and are analyzed alike.
+  RmaPut,          // RmaPut        peer = target, bytes
+  RmaGet,          // RmaGet        peer = target, bytes_received
+  RmaAtomic,       // RmaAtomic     peer = target, bytes, bytes_received
+  RmaLockRequest,  // RmaRequestLock  tag = lock (see rma_lock_tag)
+  RmaLockAcquire,  // RmaAcquireLock  tag = lock
+  RmaLockTry,      // RmaTryLock      tag = lock (an attempt that failed)
+  RmaLockRelease,  // RmaReleaseLock  tag = lock
+  RmaWaitChange,   // RmaWaitChange   this process waited for its memory to change
+  RmaSync,         // RmaSync         quiet/fence: completion or ordering of its operations
 };
+
+// An OTF2 lock id folded into op_tag: lock ids are 64-bit, tags 32-bit.
+constexpr std::int32_t rma_lock_tag(std::uint64_t lock) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(lock ^ (lock >> 32)));
+}
 // MpiCollectiveBegin carries no information beyond its time (≈ the call's Enter), so the
 // reader counts it but does not store it.
 

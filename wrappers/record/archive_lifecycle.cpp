@@ -454,6 +454,13 @@ void finalize_enter(RegionRef region, void* return_address) noexcept {
   }
 }
 
+bool traced_processes(int& rank, int& size) noexcept {
+  if (g_phase.load() != Phase::Recording) return false;
+  rank = session().rank;
+  size = session().size;
+  return true;
+}
+
 void clock_checkpoint(const char* where) noexcept {
   if (g_phase.load() != Phase::Recording) return;
   Session& s = session();

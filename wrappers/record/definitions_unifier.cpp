@@ -159,9 +159,20 @@ UnifiedDefinitions unify_definitions(std::span<const LocalDefinitions> ranks,
   result.mappings.resize(ranks.size());
   if (ranks.empty()) return result;
   StringTable string(g.strings);
+  // A paradigm counts when some process defined a group of it (an MPI program defines
+  // MPI_COMM_WORLD, an OpenSHMEM program its world): a pure MPI run of a library that also wraps
+  // OpenSHMEM gets no SHMEM paradigm. Without any group, every registered paradigm counts.
+  auto used = [&](Paradigm paradigm) {
+    for (const LocalDefinitions& r : ranks)
+      for (const GroupInfo& c : r.groups)
+        if (c.paradigm == paradigm) return true;
+    return false;
+  };
+  const bool any_used =
+      std::ranges::any_of(tables, [&](const RegionTable& t) { return used(t.paradigm); });
   for (const RegionTable& t : tables) {
     auto known = [&](const auto& p) { return p.paradigm == t.paradigm; };
-    if (std::ranges::none_of(g.paradigms, known)) {
+    if ((!any_used || used(t.paradigm)) && std::ranges::none_of(g.paradigms, known)) {
       g.paradigms.push_back({t.paradigm, string(paradigm_name(t.paradigm))});
     }
   }

@@ -179,6 +179,10 @@ void init_enter(RegionRef region, void* return_address) noexcept;
 void init_leave(std::unique_ptr<ProcessGroup> group) noexcept;
 void finalize_enter(RegionRef region, void* return_address) noexcept;
 void abort_enter(RegionRef region, void* return_address) noexcept;
+// While recording: this process's rank and the number of processes of the group that started
+// tracing (false when not recording). For adapters that ride on another's start, such as the
+// GASP (UPC) entry points when the UPC runtime runs over MPI.
+bool traced_processes(int& rank, int& size) noexcept;
 // Called by every process at a synchronization of all of them, traced or not (the processes
 // must agree), e.g. an MPI_Barrier on MPI_COMM_WORLD: with COLLWRAP_CLOCKSYNC_INTERVAL set,
 // re-measures the clock offsets once that many seconds have passed since the last measurement,

@@ -111,11 +111,13 @@ TEST(Analyze, RankTimesAndTraceMetadata) {
   EXPECT_EQ(r.ranks[2].rank, 2);
   EXPECT_EQ(r.ranks[2].threads, 1u);
   EXPECT_EQ(r.ranks[2].node, "node0");
-  // Rank 2: Ssend 7 ms + Irecv 10 µs + Wait 5.98 ms + six collectives.
+  // Rank 2: Ssend 7 ms + Irecv 10 µs + Wait 5.98 ms + six collectives + shmem_set_lock and
+  // shmem_clear_lock.
   const double collectives =
       (25.1 - 20) + (33.1 - 33) + (40.1 - 38) + (42.01 - 42) + (50.1 - 48) + (57.1 - 57);
-  EXPECT_NEAR(r.ranks[2].mpi_time_s, (7 + 0.01 + 5.98 + collectives) * 1e-3, 1e-9);
-  EXPECT_NEAR(r.ranks[2].time_s, (57.1 - 1) * 1e-3, 1e-9);
+  const double lock = (75.02 - 71) + (75.11 - 75.1);
+  EXPECT_NEAR(r.ranks[2].mpi_time_s, (7 + 0.01 + 5.98 + collectives + lock) * 1e-3, 1e-9);
+  EXPECT_NEAR(r.ranks[2].time_s, (75.11 - 1) * 1e-3, 1e-9);
   EXPECT_EQ(r.trace.world_size, 4);
   EXPECT_EQ(r.trace.locations, 4u);
   EXPECT_EQ(r.trace.path, "synthetic");

@@ -81,3 +81,32 @@ TEST(MatrixCsv, HeaderAndOneRowPerPair) {
 
 }  // namespace
 }  // namespace collwrap::testing
+
+namespace collwrap::testing {
+namespace {
+
+// One-sided transfers count in the direction the data moved, with their call's duration.
+TEST(CommMatrix, OneSidedTransfersInTheirDataDirection) {
+  TraceBuilder b(3);
+  b.put(b.call(0, "shmem_putmem", 100, 300), 1, 1024);
+  b.put(b.call(0, "shmem_long_p", 400, 410), 1, 8);
+  b.get(b.call(2, "shmem_getmem", 500, 900), 1, 64);                        // PE 1 → PE 2
+  b.atomic(b.call(2, "shmem_long_atomic_fetch_add", 1000, 1050), 0, 8, 8);  // both ways
+  const Trace t = b.finish();
+  const std::vector<CommPair> m = communication_matrix(t, match_trace(t));
+  ASSERT_EQ(m.size(), 4u);
+  EXPECT_EQ(std::make_pair(m[0].sender, m[0].receiver), std::make_pair(0, 1));
+  EXPECT_EQ(m[0].messages, 2u);
+  EXPECT_EQ(m[0].bytes, 1032u);
+  EXPECT_DOUBLE_EQ(m[0].transfer_max_s, 200e-9);
+  EXPECT_EQ(std::make_pair(m[1].sender, m[1].receiver), std::make_pair(0, 2));  // atomic result
+  EXPECT_EQ(m[1].bytes, 8u);
+  EXPECT_EQ(std::make_pair(m[2].sender, m[2].receiver), std::make_pair(1, 2));  // the get
+  EXPECT_EQ(m[2].bytes, 64u);
+  EXPECT_DOUBLE_EQ(m[2].transfer_min_s, 400e-9);
+  EXPECT_EQ(std::make_pair(m[3].sender, m[3].receiver), std::make_pair(2, 0));  // atomic operand
+  EXPECT_EQ(m[3].bytes, 8u);
+}
+
+}  // namespace
+}  // namespace collwrap::testing

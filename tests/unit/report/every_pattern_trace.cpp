@@ -60,18 +60,43 @@ Trace every_pattern_trace() {
   b.recv(b.call(0, "MPI_Recv", ms(62.01), ms(64), kAppFile, 91), 1, 9, 1 << 20);
   b.recv(b.call(1, "MPI_Recv", ms(60), ms(62), kAppFile, 92), 0, 9, 1 << 20);
   b.send(b.call(1, "MPI_Send", ms(62.001), ms(64), kAppFile, 93), 0, 9, 1 << 20);
+  // One-sided (OpenSHMEM) patterns. lock_contention: rank 1 holds the lock 70..75 ms while
+  // rank 2 waits for it from 71 ms.
+  constexpr std::uint64_t kLock = 0x40;
+  auto c = b.call(1, "shmem_set_lock", ms(70), ms(70.01), kAppFile, 99);
+  b.lock(c, OpKind::RmaLockRequest, kLock);
+  b.lock(c, OpKind::RmaLockAcquire, kLock);
+  b.lock(b.call(1, "shmem_clear_lock", ms(75), ms(75.01), kAppFile, 101), OpKind::RmaLockRelease,
+         kLock);
+  c = b.call(2, "shmem_set_lock", ms(71), ms(75.02), kAppFile, 100);
+  b.lock(c, OpKind::RmaLockRequest, kLock);
+  b.lock(c, OpKind::RmaLockAcquire, kLock);
+  b.lock(b.call(2, "shmem_clear_lock", ms(75.1), ms(75.11), kAppFile, 101), OpKind::RmaLockRelease,
+         kLock);
+  // late_wait_until: rank 3 waits from 70 ms for rank 0's put at 78 ms; memory_sync_wait: rank
+  // 0's quiet after it takes 0.99 ms.
+  b.wait_change(b.call(3, "shmem_long_wait_until", ms(70), ms(78.01), kAppFile, 110));
+  b.put(b.call(0, "shmem_long_p", ms(78), ms(78.001), kAppFile, 111), 3, 8);
+  b.memory_sync(b.call(0, "shmem_quiet", ms(78.01), ms(79), kAppFile, 112));
+  // frequent_small_communication: rank 1 puts 100 single words to rank 2, 5 µs each.
+  for (int i = 0; i < 100; ++i)
+    b.put(
+        b.call(1, "shmem_long_p", ms(80) + 10'000 * i, ms(80) + 10'000 * i + 5'000, kAppFile, 120),
+        2, 8);
   return b.finish();
 }
 
 const std::vector<ExpectedFinding>& every_pattern_expected() {
   static const std::vector<ExpectedFinding> expected = {
-      {"late_sender", 0, 10, 0.008},          {"wrong_order", 0, 10, 0.008},
-      {"late_receiver", 2, 20, 0.007},        {"early_wait", 2, 31, 0.00598},
-      {"wait_at_barrier", 0, 40, 0.005},      {"barrier_completion", 3, 40, 0.0019},
-      {"wait_at_nxn", 0, 50, 0.003},          {"nxn_completion", 3, 50, 0.0019},
-      {"wait_at_neighbor", 1, 85, 0.002},     {"late_broadcast", 1, 60, 0.002},
-      {"early_reduce", 0, 70, 0.003},         {"early_scan", 1, 80, 0.002},
+      {"late_sender", 0, 10, 0.008},         {"wrong_order", 0, 10, 0.008},
+      {"late_receiver", 2, 20, 0.007},       {"early_wait", 2, 31, 0.00598},
+      {"wait_at_barrier", 0, 40, 0.005},     {"barrier_completion", 3, 40, 0.0019},
+      {"wait_at_nxn", 0, 50, 0.003},         {"nxn_completion", 3, 50, 0.0019},
+      {"wait_at_neighbor", 1, 85, 0.002},    {"late_broadcast", 1, 60, 0.002},
+      {"early_reduce", 0, 70, 0.003},        {"early_scan", 1, 80, 0.002},
       {"sendrecv_candidate", 0, 90, 0.00199},
+      {"lock_contention", 2, 100, 0.004},    {"late_wait_until", 3, 110, 0.008},
+      {"memory_sync_wait", 0, 112, 0.00099}, {"frequent_small_communication", 1, 120, 0.0005},
   };
   return expected;
 }

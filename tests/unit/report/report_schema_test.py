@@ -32,7 +32,7 @@ class ReportSchemaTest(unittest.TestCase):
 
     def test_report_exercises_every_pattern_and_detail(self):
         patterns = {f["pattern"] for f in self.report["findings"]}
-        self.assertEqual(len(patterns), 13)
+        self.assertEqual(len(patterns), 17)
         details = set()
         for f in self.report["findings"]:
             details |= set(f["details"])
