@@ -71,8 +71,14 @@ void write_efficiencies(const CauseAnalysis& c, std::size_t top, const PathShown
       << " compute, " << format_duration(cp.mpi_s) << " MPI), " << cp.hops << " changes of rank.\n";
   for (std::size_t i = 0; i < cp.segments.size() && i < top / 2 + 1; ++i) {
     const CriticalPathSegment& s = cp.segments[i];
-    out << "  " << fixed(100 * s.share, "%5.1f %%") << "  " << segment_text(s.segment, path)
-        << ", imbalance " << format_duration(s.imbalance_s) << '\n';
+    const std::string line = "  " + fixed(100 * s.share, "%5.1f %%") + "  " +
+                             segment_text(s.segment, path) + ",";
+    const std::string imbalance = "imbalance " + format_duration(s.imbalance_s);
+    // The summary stays within 100 columns: a long segment name puts the imbalance below it.
+    if (display_width(line) + 1 + imbalance.size() <= 100)
+      out << line << ' ' << imbalance << '\n';
+    else
+      out << line << "\n           " << imbalance << '\n';
   }
 
   const PopEfficiencies& p = c.pop;
