@@ -9,7 +9,8 @@ TraceBuilder::TraceBuilder(int ranks, int threads_per_rank) : threads_per_rank_(
   trace_.path = "synthetic";
   trace_.world_size = ranks;
   trace_.nodes = {"node0"};
-  Communicator world{"MPI_COMM_WORLD", {}};
+  Communicator world;
+  world.name = "MPI_COMM_WORLD";
   for (int r = 0; r < ranks; ++r) world.world_ranks.push_back(r);
   trace_.comms.push_back(world);
   for (int r = 0; r < ranks; ++r) {
@@ -25,7 +26,10 @@ TraceBuilder::TraceBuilder(int ranks, int threads_per_rank) : threads_per_rank_(
 
 std::uint32_t TraceBuilder::comm(const std::vector<std::int32_t>& world_ranks,
                                  const std::string& name) {
-  trace_.comms.push_back({name, world_ranks});
+  Communicator c;
+  c.name = name;
+  c.world_ranks = world_ranks;
+  trace_.comms.push_back(std::move(c));
   return static_cast<std::uint32_t>(trace_.comms.size() - 1);
 }
 
