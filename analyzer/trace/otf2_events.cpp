@@ -352,18 +352,23 @@ OTF2_CallbackCode on_collective_begin(OTF2_LocationRef, OTF2_TimeStamp t, std::u
   return guarded(d, pos, t, [&](EventLoader& l) { l.other(t); });
 }
 
+// The end of an MPI collective or of a one-sided (window) collective: the same record.
+void collective_end(EventLoader& l, OTF2_TimeStamp t, OTF2_CollectiveOp op, std::uint32_t comm,
+                    std::uint32_t root, std::uint64_t sent, std::uint64_t received) {
+  l.op(t, {.kind = OpKind::CollectiveEnd,
+           .coll = to_coll_op(op),
+           .peer = l.world_rank(comm, root),
+           .comm = comm,
+           .bytes = sent,
+           .bytes_received = received});
+}
+
 OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                                     OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_CommRef comm,
                                     std::uint32_t root, std::uint64_t sent,
                                     std::uint64_t received) {
   return guarded(d, pos, t, [&](EventLoader& l) {
-    const std::uint32_t c = l.comm(comm);
-    l.op(t, {.kind = OpKind::CollectiveEnd,
-             .coll = to_coll_op(op),
-             .peer = l.world_rank(c, root),
-             .comm = c,
-             .bytes = sent,
-             .bytes_received = received});
+    collective_end(l, t, op, l.comm(comm), root, sent, received);
   });
 }
 
@@ -419,13 +424,7 @@ OTF2_CallbackCode on_rma_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, std:
                                         OTF2_RmaSyncLevel, OTF2_RmaWinRef win, std::uint32_t root,
                                         std::uint64_t sent, std::uint64_t received) {
   return guarded(d, pos, t, [&](EventLoader& l) {
-    const std::uint32_t c = l.window(win);
-    l.op(t, {.kind = OpKind::CollectiveEnd,
-             .coll = to_coll_op(op),
-             .peer = l.world_rank(c, root),
-             .comm = c,
-             .bytes = sent,
-             .bytes_received = received});
+    collective_end(l, t, op, l.window(win), root, sent, received);
   });
 }
 
