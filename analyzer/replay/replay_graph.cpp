@@ -71,10 +71,11 @@ void for_each_gate(const Trace& trace, const Matching& matching, const ReplayGra
       }
     }
   }
-  const std::uint32_t init = static_cast<std::uint32_t>(matching.collectives.size());
-  if (graph.member_first.size() > init + 1)
-    for (std::uint32_t m = graph.member_first[init]; m < graph.member_first[init + 1]; ++m)
-      add(graph.member_calls[m], kCollectiveGate | init);
+  // MPI_Init and MPI_Finalize: the two instances after the matched ones.
+  for (std::uint32_t i = static_cast<std::uint32_t>(matching.collectives.size());
+       i + 1 < graph.member_first.size(); ++i)
+    for (std::uint32_t m = graph.member_first[i]; m < graph.member_first[i + 1]; ++m)
+      add(graph.member_calls[m], kCollectiveGate | i);
 }
 
 }  // namespace
@@ -94,7 +95,7 @@ ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching) {
       graph.call_loc[g] = loc;
 
   // The call whose Enter counts for each collective member.
-  graph.member_first.reserve(matching.collectives.size() + 1);
+  graph.member_first.reserve(matching.collectives.size() + 3);
   for (const CollectiveInstance& c : matching.collectives) {
     graph.member_first.push_back(static_cast<std::uint32_t>(graph.member_calls.size()));
     for (std::uint32_t j = 0; j < c.member_count; ++j) {
@@ -106,14 +107,18 @@ ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching) {
   }
   // MPI_Init on every main thread, as one more instance: the ranks start the program at
   // different times, and the runs they replay start together, when the last one is in MPI_Init.
-  graph.member_first.push_back(static_cast<std::uint32_t>(graph.member_calls.size()));
-  for (std::uint32_t loc = 0; loc < trace.locations.size(); ++loc) {
-    const Location& l = trace.locations[loc];
-    for (std::uint32_t i = 0; l.thread == 0 && i < l.calls(); ++i)
-      if (trace.regions[l.call_region[i]].cls == RegionClass::Init) {
-        graph.member_calls.push_back(graph.global(loc, i));
-        break;
-      }
+  // MPI_Finalize too: it synchronizes the ranks (Open MPI ends it with a fence of all
+  // processes), so a rank that finalizes early waits there for the last one.
+  for (const RegionClass cls : {RegionClass::Init, RegionClass::Finalize}) {
+    graph.member_first.push_back(static_cast<std::uint32_t>(graph.member_calls.size()));
+    for (std::uint32_t loc = 0; loc < trace.locations.size(); ++loc) {
+      const Location& l = trace.locations[loc];
+      for (std::uint32_t i = 0; l.thread == 0 && i < l.calls(); ++i)
+        if (trace.regions[l.call_region[i]].cls == cls) {
+          graph.member_calls.push_back(graph.global(loc, i));
+          break;
+        }
+    }
   }
   graph.member_first.push_back(static_cast<std::uint32_t>(graph.member_calls.size()));
 

@@ -6,8 +6,9 @@
 // of a one-to-all collective) or the last Enter among the members of a collective instance
 // (barriers, all-to-all collectives, the root of all-to-one ones). Scan and Exscan are treated
 // like all-to-all; communicator creation has no gate. Standard-mode sends are taken as eager.
-// MPI_Init is a gate too (the last instance): the replayed ranks start together, so that the
-// spread of their launch times does not count as waiting in MPI.
+// MPI_Init and MPI_Finalize are instances too (the last two): the replayed ranks start
+// together, so that the spread of their launch times does not count as waiting in MPI, and end
+// together, as MPI_Finalize synchronizes them.
 #pragma once
 
 #include <cstdint>

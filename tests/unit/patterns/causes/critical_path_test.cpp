@@ -19,8 +19,10 @@ TEST(CriticalPath, FollowsTheChainOfMessagesBackToTheLateRank) {
   const TracedRun run(delay_chain());
   const ReplayTimes t = replay_trace(run.trace, run.graph);
   const CriticalPath p = critical_path(run.trace, run.graph, t);
-  EXPECT_EQ(p.length, 445);  // the whole run, each nanosecond once
-  EXPECT_EQ(p.hops, 2u);     // rank 2 → rank 1 → rank 0
+  EXPECT_EQ(p.length, 440);  // the whole run, each nanosecond once
+  // Backwards: rank 0's MPI_Finalize waits for rank 1 (the first of the two that enter last),
+  // whose receive waited for rank 0's send.
+  EXPECT_EQ(p.hops, 2u);
   EXPECT_EQ(segment_on_path(p, run.graph.global(0, 1)), 400);  // rank 0's compute
   EXPECT_EQ(segment_on_path(p, run.graph.global(2, 1)), 0);    // rank 2's compute is not on it
   EXPECT_EQ(run.graph.call_loc[p.calls.back()], 0u);           // it starts on rank 0
@@ -40,10 +42,10 @@ TEST(CriticalPathPieces, OnePiecePerRankVisitedEarliestFirstAndContiguous) {
   const ReplayTimes t = replay_trace(run.trace, run.graph);
   const CriticalPath p = critical_path(run.trace, run.graph, t);
   const std::vector<CriticalPathPiece> pieces = critical_path_pieces(run.graph, t, p);
-  ASSERT_EQ(pieces.size(), p.hops + 1u);  // rank 0, then 1, then 2
+  ASSERT_EQ(pieces.size(), p.hops + 1u);  // rank 0, rank 1, then rank 0's MPI_Finalize
   EXPECT_EQ(pieces[0].loc, 0u);
   EXPECT_EQ(pieces[1].loc, 1u);
-  EXPECT_EQ(pieces[2].loc, 2u);
+  EXPECT_EQ(pieces[2].loc, 0u);
   EXPECT_EQ(pieces.front().from, run.trace.begin);
   EXPECT_EQ(pieces.back().to, t.end);
   TimeNs covered = 0;

@@ -35,16 +35,24 @@ TEST(DelayCosts, ChainPutsTheLongTermCostOnTheFirstRank) {
   // Rank 1's own compute made nobody wait: its excess over rank 2 is its waiting.
   EXPECT_DOUBLE_EQ(a.costs.short_term[a.run.graph.global(1, 1)], 0);
   EXPECT_DOUBLE_EQ(a.costs.long_term[a.run.graph.global(1, 2)], 0);
-  EXPECT_EQ(a.costs.waits, 2u);
+  // The third wait is rank 0's 10 in MPI_Finalize: ranks 1 and 2 arrive later by rank 1's
+  // forwarding MPI_Send, which is MPI time, not compute (see the conservation test).
+  EXPECT_EQ(a.costs.waits, 3u);
 }
 
 TEST(DelayCosts, ConservationEveryWaitSecondIsAttributedOrResidual) {
-  for (const Trace& trace : {delay_chain(), imbalance_before_allreduce({100, 250, 100, 400}),
-                             imbalance_before_allreduce({100, 100, 100, 100})}) {
+  // Every wait in the collective runs has excess compute behind it. In the chain, rank 0's 10 in
+  // MPI_Finalize has none: ranks 1 and 2 arrive later than rank 0 by the 10 of rank 1's
+  // forwarding MPI_Send, which no compute segment explains.
+  const std::vector<std::pair<Trace, double>> runs = {
+      {delay_chain(), 10},
+      {imbalance_before_allreduce({100, 250, 100, 400}), 0},
+      {imbalance_before_allreduce({100, 100, 100, 100}), 0}};
+  for (const auto& [trace, residual] : runs) {
     const Analysed a(trace);
     const double attributed = a.sum(a.costs.short_term) + a.sum(a.costs.long_term);
     EXPECT_NEAR(attributed + a.costs.residual, a.costs.total_wait, 1e-6);
-    EXPECT_NEAR(a.costs.residual, 0, 1e-6);  // every wait here has excess compute behind it
+    EXPECT_NEAR(a.costs.residual, residual, 1e-6);
   }
 }
 

@@ -16,7 +16,7 @@ TEST(Replay, AsRecordedGivesBackTheRecordedTimes) {
     EXPECT_EQ(t.enter[g], recorded_enter(run.trace, run.graph, g)) << g;
     EXPECT_EQ(t.leave[g], recorded_leave(run.trace, run.graph, g)) << g;
   }
-  EXPECT_EQ(t.end, 445);
+  EXPECT_EQ(t.end, 440);
   EXPECT_EQ(t.broken_gates, 0u);
 }
 
@@ -77,7 +77,7 @@ TEST(Replay, ScaledSegmentMovesTheRunsThatDependOnIt) {
   const ReplayTimes t = replay_trace(run.trace, run.graph, {NetworkModel::AsRecorded, scale});
   EXPECT_EQ(t.enter[run.graph.global(0, 1)], 110);
   EXPECT_EQ(t.waited_for[run.graph.global(1, 1)], kNone);  // no wait left on rank 1
-  EXPECT_EQ(t.end, 145);  // 300 earlier: the transfer times stay as recorded
+  EXPECT_EQ(t.end, 140);  // 300 earlier: the transfer times stay as recorded
 }
 
 TEST(Replay, SynchronousSendWaitsForTheReceive) {

@@ -9,16 +9,18 @@ TracedRun::TracedRun(Trace t)
       matching(match_trace(trace)),
       graph(build_replay_graph(trace, matching)) {}
 
+// Messages arrive as their send ends; MPI_Finalize synchronizes the ranks: it ends together on
+// all of them, 10 ns after the last enters.
 Trace delay_chain() {
   TraceBuilder b(3);
   for (int r = 0; r < 3; ++r) b.call(r, "MPI_Init", 0, 10, "sync.c", 1);
   b.send(b.call(0, "MPI_Send", 410, 420, "sync.c", 20), 1, 0, 8);
-  b.call(0, "MPI_Finalize", 420, 430, "sync.c", 30);
+  b.call(0, "MPI_Finalize", 420, 440, "sync.c", 30);
   b.recv(b.call(1, "MPI_Recv", 110, 420, "sync.c", 10), 0, 0, 8);
   b.send(b.call(1, "MPI_Send", 420, 430, "sync.c", 20), 2, 0, 8);
   b.call(1, "MPI_Finalize", 430, 440, "sync.c", 30);
-  b.recv(b.call(2, "MPI_Recv", 110, 435, "sync.c", 10), 1, 0, 8);
-  b.call(2, "MPI_Finalize", 435, 445, "sync.c", 30);
+  b.recv(b.call(2, "MPI_Recv", 110, 430, "sync.c", 10), 1, 0, 8);
+  b.call(2, "MPI_Finalize", 430, 440, "sync.c", 30);
   return b.finish();
 }
 

@@ -21,7 +21,7 @@ struct TracedRun {
 // rank 1 (sync.c:20), ranks 1 and 2 compute 100 before their MPI_Recv (sync.c:10); rank 1
 // forwards to rank 2 as soon as its receive is done. Rank 1 waits 300 for rank 0, rank 2 waits
 // 310 for rank 1, which only waited. Every rank starts with MPI_Init (sync.c:1, 0..10) and ends
-// with MPI_Finalize (sync.c:30, 10 long).
+// with MPI_Finalize (sync.c:30), which all leave at 440, 10 after ranks 1 and 2 enter it.
 Trace delay_chain();
 
 // Every rank computes work[r] ns after MPI_Init (0..10) and then calls MPI_Allreduce
