@@ -11,6 +11,15 @@ Json optional_json(const std::optional<double>& v) {
   return v ? Json(*v) : Json(nullptr);
 }
 
+Json call_path_json(const std::vector<SourceFrame>& frames) {
+  Json list = Json::array();
+  for (const SourceFrame& f : frames)
+    list.push_back({{"file", text_or_null(f.file)},
+                    {"line", line_or_null(f.line)},
+                    {"function", text_or_null(f.function)}});
+  return list;
+}
+
 Json segment_json(const SegmentDescription& s) {
   return {{"file", text_or_null(s.file)},
           {"line", line_or_null(s.line)},
@@ -18,7 +27,8 @@ Json segment_json(const SegmentDescription& s) {
           {"mpi_function", s.mpi_function},
           {"start_file", text_or_null(s.start_file)},
           {"start_line", line_or_null(s.start_line)},
-          {"start_mpi_function", s.start_mpi_function}};
+          {"start_mpi_function", s.start_mpi_function},
+          {"call_path", call_path_json(s.call_path)}};
 }
 
 Json caused_waits_json(const std::vector<CausedWait>& waits) {

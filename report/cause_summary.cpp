@@ -20,6 +20,17 @@ std::string segment_text(const SegmentDescription& s, const PathShown& path) {
   return end + " (compute after " + start + ", before " + s.mpi_function + ")";
 }
 
+// "called from solver.c:7 (solve) <- main.c:3 (main)"; empty without recorded callers.
+std::string call_path_text(const SegmentDescription& s, const PathShown& path) {
+  std::string text;
+  for (const SourceFrame& f : s.call_path) {
+    text += text.empty() ? "called from " : " <- ";
+    text += f.file.empty() ? std::string("?") : format_place(path(f.file), f.line);
+    if (!f.function.empty()) text += " (" + f.function + ")";
+  }
+  return text;
+}
+
 }  // namespace
 
 void write_lines_to_change(const CauseAnalysis& c, std::size_t top, const PathShown& path,
@@ -36,6 +47,8 @@ void write_lines_to_change(const CauseAnalysis& c, std::size_t top, const PathSh
     const RootCause& r = c.root_causes[i];
     out << "  " << i + 1 << ". " << segment_text(r.segment, path) << " on rank " << r.rank;
     if (r.thread != 0) out << " thread " << r.thread;
+    if (const std::string callers = call_path_text(r.segment, path); !callers.empty())
+      out << "\n     " << callers;
     out << "\n     ";
     if (r.gain_s)
       out << "saves " << format_duration(*r.gain_s) << " (" << fixed(*r.gain_percent, "%.1f %%")
@@ -71,8 +84,8 @@ void write_efficiencies(const CauseAnalysis& c, std::size_t top, const PathShown
       << " compute, " << format_duration(cp.mpi_s) << " MPI), " << cp.hops << " changes of rank.\n";
   for (std::size_t i = 0; i < cp.segments.size() && i < top / 2 + 1; ++i) {
     const CriticalPathSegment& s = cp.segments[i];
-    const std::string line = "  " + fixed(100 * s.share, "%5.1f %%") + "  " +
-                             segment_text(s.segment, path) + ",";
+    const std::string line =
+        "  " + fixed(100 * s.share, "%5.1f %%") + "  " + segment_text(s.segment, path) + ",";
     const std::string imbalance = "imbalance " + format_duration(s.imbalance_s);
     // The summary stays within 100 columns: a long segment name puts the imbalance below it.
     if (display_width(line) + 1 + imbalance.size() <= 100)

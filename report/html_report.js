@@ -253,7 +253,10 @@
   }
 
   function segmentPlace(segment) {
-    const end = formatPlace(segment.file, segment.line) + ' (' + segment.mpi_function + ')';
+    const callers = (segment.call_path || []).map((f) => formatPlace(f.file, f.line)
+      + (f.function ? ' (' + f.function + ')' : ''));
+    const end = formatPlace(segment.file, segment.line) + ' (' + segment.mpi_function + ')'
+      + (callers.length ? ', called from ' + callers.join(' \u2190 ') : '');
     if (!segment.start_file) return 'up to ' + end;
     return formatPlace(segment.start_file, segment.start_line) + ' (' + segment.start_mpi_function + ') \u2192 ' + end;
   }

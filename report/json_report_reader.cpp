@@ -47,13 +47,17 @@ Finding finding_of(const Json& j) {
 }
 
 SegmentDescription segment_of(const Json& j) {
-  return {.file = text_of(j, "file"),
-          .line = line_of(j, "line"),
-          .function = text_of(j, "function"),
-          .mpi_function = text_of(j, "mpi_function"),
-          .start_file = text_of(j, "start_file"),
-          .start_line = line_of(j, "start_line"),
-          .start_mpi_function = text_of(j, "start_mpi_function")};
+  SegmentDescription s{.file = text_of(j, "file"),
+                       .line = line_of(j, "line"),
+                       .function = text_of(j, "function"),
+                       .mpi_function = text_of(j, "mpi_function"),
+                       .start_file = text_of(j, "start_file"),
+                       .start_line = line_of(j, "start_line"),
+                       .start_mpi_function = text_of(j, "start_mpi_function")};
+  if (const auto path = j.find("call_path"); path != j.end() && path->is_array())  // since 1.6
+    for (const Json& f : *path)
+      s.call_path.push_back({text_of(f, "file"), line_of(f, "line"), text_of(f, "function")});
+  return s;
 }
 
 RootCause root_cause_of(const Json& j) {

@@ -52,7 +52,7 @@ Append this analysis as a new run to the SQLite database
 .IR share/collwrap/sql ).
 Several runs of one program in one database show how a change moved its wait states.
 Root causes, the waits they cause, the critical path and the POP efficiencies have their own
-tables (schema version 2).
+tables (schema version 3).
 )roff",
              .name = "SQLite database",
              .to_path =

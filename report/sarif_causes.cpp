@@ -49,6 +49,22 @@ Json related_locations(const RootCause& r) {
   return list;
 }
 
+// SARIF's stack: the ending call, then its callers (COLLWRAP_CALLSITE_DEPTH > 1).
+Json call_stacks(const SegmentDescription& s) {
+  if (s.call_path.empty() || s.file.empty()) return Json::array();
+  Json frames =
+      Json::array({{{"location", {{"physicalLocation", physical_location_json(s.file, s.line)}}}}});
+  for (const SourceFrame& f : s.call_path) {
+    if (f.file.empty()) break;
+    Json location = {{"physicalLocation", physical_location_json(f.file, f.line)}};
+    if (!f.function.empty())
+      location["logicalLocations"] = Json::array({{{"name", f.function}, {"kind", "function"}}});
+    frames.push_back({{"location", std::move(location)}});
+  }
+  return Json::array({{{"message", {{"text", "call path of the line to change"}}},
+                       {"frames", std::move(frames)}}});
+}
+
 Json optional_json(const std::optional<double>& v) {
   return v ? Json(*v) : Json(nullptr);
 }
@@ -77,6 +93,7 @@ nlohmann::ordered_json root_cause_results_json(const CauseAnalysis& causes, int 
           Json::array({{{"name", r.segment.function}, {"kind", "function"}}});
     result["locations"] = r.segment.file.empty() ? Json::array() : Json::array({location});
     result["relatedLocations"] = related_locations(r);
+    if (Json stacks = call_stacks(r.segment); !stacks.empty()) result["stacks"] = std::move(stacks);
     result["properties"] = {{"rank", r.rank},
                             {"thread", r.thread},
                             {"occurrences", r.occurrences},

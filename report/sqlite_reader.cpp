@@ -131,6 +131,17 @@ void read_causes(DatabaseReader& db, std::int64_t run_id, AnalysisResult& result
         p.transfer_efficiency = real(s, 8);
         p.parallel_efficiency = real(s, 9);
       });
+  if (db.has_table("root_cause_call_paths"))  // since schema version 3
+    db.each(
+        "SELECT p.position, c.file, c.line, c.function FROM root_cause_call_paths p JOIN "
+        "call_sites c ON c.call_site_id = p.call_site_id WHERE p.run_id = ? "
+        "ORDER BY p.position, p.depth",
+        run_id, [&](sqlite3_stmt* s) {
+          const auto position = static_cast<std::size_t>(integer(s, 0));
+          if (position == 0 || position > causes.root_causes.size()) return;
+          causes.root_causes[position - 1].segment.call_path.push_back(
+              {text(s, 1), static_cast<std::uint32_t>(integer(s, 2)), text(s, 3)});
+        });
   if (db.has_table("pop_ranks"))
     db.each("SELECT rank, useful_s, mpi_s FROM pop_ranks WHERE run_id = ? ORDER BY rank", run_id,
             [&](sqlite3_stmt* s) {

@@ -60,6 +60,7 @@ struct RawDefinitions {
     OTF2_CallingContextRef ref;
     OTF2_RegionRef region;
     OTF2_SourceCodeLocationRef source;
+    OTF2_CallingContextRef parent;
   };
   struct CartDimensionDef {
     std::uint32_t size;
@@ -181,8 +182,9 @@ OTF2_CallbackCode on_source_code_location(void* d, OTF2_SourceCodeLocationRef se
 }
 
 OTF2_CallbackCode on_calling_context(void* d, OTF2_CallingContextRef self, OTF2_RegionRef region,
-                                     OTF2_SourceCodeLocationRef source, OTF2_CallingContextRef) {
-  raw(d).contexts.push_back({self, region, source});
+                                     OTF2_SourceCodeLocationRef source,
+                                     OTF2_CallingContextRef parent) {
+  raw(d).contexts.push_back({self, region, source, parent});
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -357,6 +359,13 @@ void resolve_callsites(const RawDefinitions& raw, Trace& trace, Definitions& def
       site.function = raw.string(r->second);
     defs.callsite.set(c.ref, static_cast<std::uint32_t>(trace.callsites.size()));
     trace.callsites.push_back(std::move(site));
+  }
+  // Parents may be defined after their children; a parent that is missing or would close a
+  // cycle (a damaged archive) ends the path.
+  for (const auto& c : raw.contexts) {
+    if (c.parent == OTF2_UNDEFINED_CALLING_CONTEXT) continue;
+    const std::uint32_t self = defs.callsite[c.ref], parent = defs.callsite[c.parent];
+    if (parent < trace.callsites.size() && parent != self) trace.callsites[self].caller = parent;
   }
   for (const auto& a : raw.attributes) {
     if (a.type == OTF2_TYPE_CALLING_CONTEXT && raw.string(a.name) == "CallSite")

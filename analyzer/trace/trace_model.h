@@ -78,6 +78,9 @@ struct CallSite {
   std::string file;  // absolute path as recorded; empty when unknown
   std::uint32_t line = 0;
   std::string function;  // enclosing user function
+  // The call site of the frame above (index into Trace::callsites): recorded with
+  // COLLWRAP_CALLSITE_DEPTH > 1, so that one MPI line reached from two places is two sites.
+  std::uint32_t caller = kNone;
 };
 
 // Per rank within a communicator, the ranks within it that the rank exchanges with in a

@@ -11,6 +11,13 @@
 
 namespace collwrap {
 
+// Where the function containing the call below it was called from.
+struct SourceFrame {
+  std::string file;  // empty when unknown
+  std::uint32_t line = 0;
+  std::string function;  // the calling function, when known
+};
+
 // A compute segment type: between the call that starts it and the call that ends it. Its
 // file:line is the ending call's site (the line after the code to change).
 struct SegmentDescription {
@@ -21,6 +28,9 @@ struct SegmentDescription {
   std::string start_file;
   std::uint32_t start_line = 0;
   std::string start_mpi_function;  // "start" for the first segment of a location
+  // The callers of the ending call site, nearest first: recorded with COLLWRAP_CALLSITE_DEPTH
+  // > 1, they tell apart the segments that reach one MPI line through different code.
+  std::vector<SourceFrame> call_path;
 };
 
 // The waits at one call site on one location that a root cause was charged for.

@@ -19,6 +19,14 @@ SegmentDescription describe_segment(const Trace& trace, const SegmentTypes& type
   d.start_file = std::move(start.file);
   d.start_line = start.line;
   d.start_mpi_function = std::move(start.mpi_function);
+  // The bound stops at the deepest COLLWRAP_CALLSITE_DEPTH, and on a damaged archive's cycle.
+  constexpr std::size_t kDeepest = 16;
+  const std::uint32_t site = types.finish[type];
+  if (site != kNone && !(site & kRegionEnd))
+    for (std::uint32_t c = trace.callsites[site].caller;
+         c != kNone && d.call_path.size() < kDeepest; c = trace.callsites[c].caller)
+      d.call_path.push_back(
+          {trace.callsites[c].file, trace.callsites[c].line, trace.callsites[c].function});
   return d;
 }
 

@@ -3,9 +3,9 @@
 -- Each analysis appends one row to `runs` and its rows to the other tables, all in one
 -- transaction; nothing is ever updated or deleted, so results of different runs can be
 -- compared with plain SQL (examples next to this file). Times are seconds, ranks are
--- MPI_COMM_WORLD ranks. `PRAGMA user_version` holds the schema version (2; version 2 added
+-- MPI_COMM_WORLD ranks. `PRAGMA user_version` holds the schema version (3; version 2 added
 -- the root-cause, critical-path and POP tables, which stay empty for runs analyzed with
--- --no-causes).
+-- --no-causes; version 3 added root_cause_call_paths).
 
 CREATE TABLE IF NOT EXISTS runs (
   run_id           INTEGER PRIMARY KEY,
@@ -136,6 +136,16 @@ CREATE TABLE IF NOT EXISTS caused_waits (
   long_term_cost_s  REAL    NOT NULL   -- propagated waiting that started at this wait
 );
 CREATE INDEX IF NOT EXISTS caused_waits_by_cause ON caused_waits (run_id, position);
+
+-- The callers of a root cause's line to change, recorded with COLLWRAP_CALLSITE_DEPTH > 1:
+-- depth 1 is where the function containing that line was called, depth 2 its caller, ...
+CREATE TABLE IF NOT EXISTS root_cause_call_paths (
+  run_id       INTEGER NOT NULL REFERENCES runs (run_id),
+  position     INTEGER NOT NULL,  -- root_causes.position of the cause
+  depth        INTEGER NOT NULL,
+  call_site_id INTEGER NOT NULL REFERENCES call_sites (call_site_id),
+  PRIMARY KEY (run_id, position, depth)
+);
 
 -- The critical path of a run (one row), with the delay analysis' balance.
 CREATE TABLE IF NOT EXISTS critical_paths (

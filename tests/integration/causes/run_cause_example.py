@@ -14,6 +14,12 @@ the POP efficiencies must be within 5 % of the given values (the region named ex
 on every rank, the Enter records of MPI_Pcontrol, as otf2-print shows them, must carry the
 PcontrolLevel attribute with these levels, in this order.
 
+    @env COLLWRAP_CALLSITE_DEPTH=2
+traces with these settings.
+
+    exchange(value); /* @via */
+the top root cause's call path must start at this line (with COLLWRAP_CALLSITE_DEPTH > 1).
+
     run_cause_example.py --mpirun M --preload LIB --analyzer A --schema-dir D --source C BINARY
 """
 import collections
@@ -29,6 +35,8 @@ import run_pattern_example as common  # noqa: E402
 CAUSE = re.compile(r"@cause\s+([^*]*)\*/")
 POP = re.compile(r"@pop\s+(.*)$")
 PCONTROL = re.compile(r"@pcontrol\s+(.*)$")
+ENV = re.compile(r"@env\s+(\S+)=(\S+)")
+VIA = re.compile(r"@via\b")
 LEVEL = re.compile(r'"PcontrolLevel" <\d+>; INT32; (-?\d+)')
 POP_TOLERANCE = 0.05
 
@@ -41,19 +49,25 @@ def number_or_text(value):
 
 
 def announced(source):
-    """(line, {key: value}) of the @cause comment or None, {efficiency: value} of @pop, the
-    levels of @pcontrol or None."""
-    cause, pop, pcontrol = None, {}, None
+    """(line, {key: value}) of the @cause comment or None (with "via": the @via line), {efficiency:
+    value} of @pop, the levels of @pcontrol or None, the @env settings."""
+    cause, pop, pcontrol, settings, via = None, {}, None, {}, None
     with open(source, encoding="utf-8") as f:
         for number, text in enumerate(f, start=1):
             if m := CAUSE.search(text):
                 cause = (number, dict(kv.split("=", 1) for kv in m.group(1).split()))
+            if m := ENV.search(text):
+                settings[m.group(1)] = m.group(2)
+            if VIA.search(text):
+                via = number
             if m := POP.search(text):
                 pop.update({k: number_or_text(v)
                             for k, v in (kv.split("=", 1) for kv in m.group(1).split())})
             if m := PCONTROL.search(text):
                 pcontrol = [int(level) for level in m.group(1).split()]
-    return cause, pop, pcontrol
+    if cause and via:
+        cause[1]["via"] = via
+    return cause, pop, pcontrol, settings
 
 
 def near(got, expected):
@@ -73,6 +87,14 @@ def check_cause(report, source, cause):
             (line, int(fields["rank"]), name):
         return [f"{where}, expected {name}:{line} on rank {fields['rank']}"]
     failures = []
+    if "via" in fields:
+        path = top["segment"]["call_path"]
+        if not path or (path[0]["line"], os.path.basename(path[0]["file"] or "")) != \
+                (fields["via"], name):
+            failures.append(f"{where}: call path {path}, expected it to start at "
+                            f"{name}:{fields['via']}")
+        else:
+            print(f"ok: {where}: called from {name}:{fields['via']}")
     for key, field in (("short", "short_term_cost_s"), ("long", "long_term_cost_s"),
                        ("gain", "gain_s")):
         got, expected = top[field], float(fields[key])
@@ -121,10 +143,10 @@ def check_pcontrol(trace_dir, expected, ranks):
 def main():
     args = common.example_arguments().parse_args()
     workdir = tempfile.mkdtemp(prefix="collwrap-" + os.path.basename(args.binary) + "-")
-    trace_dir = common.trace(args, workdir)
+    cause, pop, pcontrol, settings = announced(args.source)
+    trace_dir = common.trace(args, workdir, settings=settings)
     report = common.analyze(args, trace_dir, workdir)
     failures = common.schema_failures(report, args.schema_dir)
-    cause, pop, pcontrol = announced(args.source)
     if cause:
         failures += check_cause(report, args.source, cause)
     failures += check_pop(report, pop)

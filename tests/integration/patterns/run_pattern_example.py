@@ -154,14 +154,17 @@ def otf2_print_failures(trace_dir, otf2_print="otf2-print"):
     return []
 
 
-def trace(args, workdir, name="trace", binary=None, np=None, program_args=()):
+def trace(args, workdir, name="trace", binary=None, np=None, program_args=(), settings=None):
     """Traces `binary` (default args.binary) on `np` ranks (default args.np) with its
-    `program_args` into workdir/name; the archive directory."""
+    `program_args` and the environment `settings` ({name: value}, exported to every rank)
+    into workdir/name; the archive directory."""
     trace_dir = os.path.join(workdir, name)
+    settings = settings or {}
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               COLLWRAP_TRACE_DIR=trace_dir)
+               COLLWRAP_TRACE_DIR=trace_dir, **settings)
+    exported = [arg for name in settings for arg in ("-x", name)]
     command = [args.mpirun, "-np", str(np or args.np), "--oversubscribe",
-               "-x", "LD_PRELOAD=" + args.preload, "-x", "COLLWRAP_TRACE_DIR",
+               "-x", "LD_PRELOAD=" + args.preload, "-x", "COLLWRAP_TRACE_DIR", *exported,
                binary or args.binary, *program_args]
     run = subprocess.run(command, env=env, cwd=workdir, capture_output=True, text=True,
                          timeout=args.timeout)

@@ -205,7 +205,7 @@ class ReportsRealTraceTest(unittest.TestCase):
         ranks = sqlite(self.db, "SELECT rank, useful_s FROM pop_ranks WHERE run_id = 2"
                                 " ORDER BY rank;")
         self.assertEqual([int(r[0]) for r in ranks], [r["rank"] for r in pop["ranks"]])
-        self.assertEqual(sqlite(self.db, "PRAGMA user_version;"), [["2"]])
+        self.assertEqual(sqlite(self.db, "PRAGMA user_version;"), [["3"]])
 
     # Communication matrix
 

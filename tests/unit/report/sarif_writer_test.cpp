@@ -88,6 +88,29 @@ TEST(Sarif, RootCausesPointAtTheLineToChangeAndRelateTheirWaits) {
   EXPECT_NE(related[1]["message"]["text"].get<std::string>().find("rank 2"), std::string::npos);
   EXPECT_DOUBLE_EQ(res["properties"]["gain_s"].get<double>(), 1.25);
   EXPECT_EQ(res["properties"]["rank"], 3);
+  EXPECT_FALSE(res.contains("stacks"));  // one frame per call site: no call path
+}
+
+// With COLLWRAP_CALLSITE_DEPTH > 1 the line to change comes with its callers, as a SARIF stack.
+TEST(Sarif, RootCauseCallPathIsAStack) {
+  AnalysisResult r;
+  r.causes.emplace();
+  RootCause cause;
+  cause.segment.file = "/src/solver.c";
+  cause.segment.line = 120;
+  cause.segment.mpi_function = "MPI_Allreduce";
+  cause.segment.call_path = {{"/src/phases.c", 34, "phase_b"}, {"/src/main.c", 9, "main"}};
+  r.causes->root_causes.push_back(cause);
+  const nlohmann::json j = sarif_of(r);
+  const nlohmann::json& res = j["runs"][0]["results"][0];
+  ASSERT_EQ(res["stacks"].size(), 1u);
+  const nlohmann::json& frames = res["stacks"][0]["frames"];
+  ASSERT_EQ(frames.size(), 3u);
+  EXPECT_EQ(frames[0]["location"]["physicalLocation"]["region"]["startLine"], 120);
+  EXPECT_EQ(frames[1]["location"]["physicalLocation"]["artifactLocation"]["uri"],
+            "file:///src/phases.c");
+  EXPECT_EQ(frames[1]["location"]["logicalLocations"][0]["name"], "phase_b");
+  EXPECT_EQ(frames[2]["location"]["physicalLocation"]["region"]["startLine"], 9);
 }
 
 TEST(Sarif, TraceTextIsEscaped) {

@@ -73,7 +73,7 @@ TEST(SqliteWriter, EachAnalysisAppendsARunWithAllItsRows) {
                   " WHERE run_id = 1 ORDER BY wait_time_s DESC, finding_id LIMIT 1"),
             worst.pattern + " " + std::to_string(worst.rank) + " " + peers);
   EXPECT_EQ(query(db, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query(db, "PRAGMA user_version"), "2");
+  EXPECT_EQ(query(db, "PRAGMA user_version"), "3");
 }
 
 TEST(SqliteWriter, RootCausesCriticalPathAndPopHaveTheirTables) {

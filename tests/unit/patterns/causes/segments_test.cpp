@@ -51,5 +51,40 @@ TEST(Segments, WithoutACallSiteTheMpiFunctionNamesTheEnd) {
   EXPECT_EQ(d.start_mpi_function, "MPI_Init");
 }
 
+TEST(Segments, CarryTheCallPathOfTheCallThatEndsThem) {
+  Trace trace = delay_chain();
+  // As COLLWRAP_CALLSITE_DEPTH=3 records it: sync.c:20 is reached from solve() at
+  // solver.c:7, itself called from main() at main.c:3.
+  trace.callsites.push_back({"main.c", 3, "main", kNone});
+  trace.callsites.push_back({"solver.c", 7, "solve", 0});
+  trace.callsites.back().caller = static_cast<std::uint32_t>(trace.callsites.size() - 2);
+  const std::uint32_t send_site = trace.locations[0].call_callsite[1];
+  trace.callsites[send_site].caller = static_cast<std::uint32_t>(trace.callsites.size() - 1);
+  const TracedRun run(std::move(trace));
+  const SegmentTypes types = segment_types(run.trace, run.graph);
+  const SegmentDescription d =
+      describe_segment(run.trace, types, types.type_of_call[run.graph.global(0, 1)]);
+  ASSERT_EQ(d.call_path.size(), 2u);
+  EXPECT_EQ(d.call_path[0].file, "solver.c");
+  EXPECT_EQ(d.call_path[0].line, 7u);
+  EXPECT_EQ(d.call_path[0].function, "solve");
+  EXPECT_EQ(d.call_path[1].line, 3u);
+  // One frame per call site: no callers.
+  EXPECT_TRUE(describe_segment(run.trace, types, types.type_of_call[run.graph.global(1, 1)])
+                  .call_path.empty());
+}
+
+TEST(Segments, ACycleOfCallersInADamagedArchiveEndsTheCallPath) {
+  Trace trace = delay_chain();
+  const std::uint32_t send_site = trace.locations[0].call_callsite[1];
+  trace.callsites.push_back({"a.c", 1, "a", send_site});
+  trace.callsites[send_site].caller = static_cast<std::uint32_t>(trace.callsites.size() - 1);
+  const TracedRun run(std::move(trace));
+  const SegmentTypes types = segment_types(run.trace, run.graph);
+  const SegmentDescription d =
+      describe_segment(run.trace, types, types.type_of_call[run.graph.global(0, 1)]);
+  EXPECT_EQ(d.call_path.size(), 16u);  // the deepest COLLWRAP_CALLSITE_DEPTH
+}
+
 }  // namespace
 }  // namespace collwrap::testing
