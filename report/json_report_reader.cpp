@@ -53,7 +53,8 @@ SegmentDescription segment_of(const Json& j) {
                        .mpi_function = text_of(j, "mpi_function"),
                        .start_file = text_of(j, "start_file"),
                        .start_line = line_of(j, "start_line"),
-                       .start_mpi_function = text_of(j, "start_mpi_function")};
+                       .start_mpi_function = text_of(j, "start_mpi_function"),
+                       .call_path = {}};
   if (const auto path = j.find("call_path"); path != j.end() && path->is_array())  // since 1.6
     for (const Json& f : *path)
       s.call_path.push_back({text_of(f, "file"), line_of(f, "line"), text_of(f, "function")});

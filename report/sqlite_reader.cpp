@@ -103,7 +103,8 @@ void read_causes(DatabaseReader& db, std::int64_t run_id, AnalysisResult& result
                      .mpi_function = text(s, 5),
                      .start_file = text(s, 6),
                      .start_line = static_cast<std::uint32_t>(integer(s, 7)),
-                     .start_mpi_function = text(s, 8)};
+                     .start_mpi_function = text(s, 8),
+                     .call_path = {}};  // from root_cause_call_paths below
         r.occurrences = static_cast<std::uint64_t>(integer(s, 9));
         r.segment_time_s = real(s, 10);
         r.others_mean_time_s = real(s, 11);
