@@ -47,20 +47,19 @@ Json caused_waits_json(const std::vector<CausedWait>& waits) {
 Json root_causes_json(const std::vector<RootCause>& causes) {
   Json list = Json::array();
   for (const RootCause& r : causes)
-    list.push_back(
-        {{"segment", segment_json(r.segment)},
-         {"rank", r.rank},
-         {"thread", r.thread},
-         {"occurrences", r.occurrences},
-         {"segment_time_s", r.segment_time_s},
-         {"others_mean_time_s", r.others_mean_time_s},
-         {"gain_basis", r.gain_basis == GainBasis::OthersMean ? "others_mean" : "largest_wait"},
-         {"target_time_s", r.target_time_s},
-         {"short_term_cost_s", r.short_term_cost_s},
-         {"long_term_cost_s", r.long_term_cost_s},
-         {"gain_s", optional_json(r.gain_s)},
-         {"gain_percent", optional_json(r.gain_percent)},
-         {"caused_waits", caused_waits_json(r.caused_waits)}});
+    list.push_back({{"segment", segment_json(r.segment)},
+                    {"rank", r.rank},
+                    {"thread", r.thread},
+                    {"occurrences", r.occurrences},
+                    {"segment_time_s", r.segment_time_s},
+                    {"others_mean_time_s", r.others_mean_time_s},
+                    {"gain_basis", gain_basis_name(r.gain_basis)},
+                    {"target_time_s", r.target_time_s},
+                    {"short_term_cost_s", r.short_term_cost_s},
+                    {"long_term_cost_s", r.long_term_cost_s},
+                    {"gain_s", optional_json(r.gain_s)},
+                    {"gain_percent", optional_json(r.gain_percent)},
+                    {"caused_waits", caused_waits_json(r.caused_waits)}});
   return list;
 }
 

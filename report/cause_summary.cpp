@@ -31,6 +31,18 @@ std::string call_path_text(const SegmentDescription& s, const PathShown& path) {
   return text;
 }
 
+const char* gain_basis_text(GainBasis b) {
+  switch (b) {
+    case GainBasis::LargestWait:
+      return "cut by the waits it caused";
+    case GainBasis::RanksMean:
+      return "balanced: each instance at the mean of all ranks";
+    case GainBasis::OthersMean:
+      break;
+  }
+  return "cut to the other ranks' mean";
+}
+
 }  // namespace
 
 void write_lines_to_change(const CauseAnalysis& c, std::size_t top, const PathShown& path,
@@ -45,18 +57,18 @@ void write_lines_to_change(const CauseAnalysis& c, std::size_t top, const PathSh
   const std::size_t shown = std::min(top, c.root_causes.size());
   for (std::size_t i = 0; i < shown; ++i) {
     const RootCause& r = c.root_causes[i];
-    out << "  " << i + 1 << ". " << segment_text(r.segment, path) << " on rank " << r.rank;
+    const bool across_ranks = r.gain_basis == GainBasis::RanksMean;
+    out << "  " << i + 1 << ". " << segment_text(r.segment, path)
+        << (across_ranks ? " imbalanced across ranks, most on rank " : " on rank ") << r.rank;
     if (r.thread != 0) out << " thread " << r.thread;
     if (const std::string callers = call_path_text(r.segment, path); !callers.empty())
       out << "\n     " << callers;
     out << "\n     ";
     if (r.gain_s)
       out << "saves " << format_duration(*r.gain_s) << " (" << fixed(*r.gain_percent, "%.1f %%")
-          << " of the run) if cut "
-          << (r.gain_basis == GainBasis::OthersMean ? "to the other ranks' mean ("
-                                                    : "by the waits it caused (")
+          << " of the run) if " << gain_basis_text(r.gain_basis) << " ("
           << format_duration(r.target_time_s) << " instead of " << format_duration(r.segment_time_s)
-          << ")";
+          << (across_ranks ? " on rank " + std::to_string(r.rank) : std::string()) << ")";
     else
       out << "gain not estimated (" << format_duration(r.segment_time_s) << " in this segment)";
     out << "\n     causes " << format_duration(r.short_term_cost_s) << " of waiting directly, "

@@ -281,11 +281,11 @@
       limit: 50,
       columns: [
         { key: 'rank', label: threads ? 'Rank.thread' : 'Rank', numeric: true, value: (c) => c.rank,
-          text: (c) => (threads ? c.rank + '.' + c.thread : String(c.rank)) },
+          text: (c) => (threads ? c.rank + '.' + c.thread : String(c.rank)) + (c.gain_basis === 'ranks_mean' ? ' (imbalance across ranks)' : '') },
         { key: 'place', label: 'Line to change', value: (c) => (c.segment.file || '') + ':' + String(c.segment.line || 0).padStart(10, '0'),
           text: (c) => segmentPlace(c.segment), className: 'place', title: (c) => (c.segment.function ? 'in ' + c.segment.function : null) },
         { key: 'segment_time_s', label: 'Segment time', numeric: true, value: (c) => c.segment_time_s,
-          text: (c) => formatDuration(c.segment_time_s), title: (c) => (c.gain_basis === 'largest_wait' ? 'without the waits it caused: ' : 'other ranks\u2019 mean: ')
+          text: (c) => formatDuration(c.segment_time_s), title: (c) => ({ largest_wait: 'without the waits it caused: ', ranks_mean: 'balanced across ranks: ' }[c.gain_basis] || 'other ranks\u2019 mean: ')
             + formatDuration(c.target_time_s) },
         { key: 'short_term_cost_s', label: 'Waits caused', numeric: true, value: (c) => c.short_term_cost_s,
           text: (c) => formatDuration(c.short_term_cost_s), title: causedWaitsText },

@@ -73,6 +73,8 @@ RootCause root_cause_of(const Json& j) {
   r.long_term_cost_s = value_of<double>(j, "long_term_cost_s");
   r.gain_s = optional_of(j, "gain_s");
   r.gain_percent = optional_of(j, "gain_percent");
+  r.gain_basis = gain_basis_of(text_of(j, "gain_basis"));  // since 1.5
+  r.target_time_s = value_of<double>(j, "target_time_s");
   return r;
 }
 

@@ -24,14 +24,18 @@ std::string place(const std::string& file, std::uint32_t line) {
 
 std::string message(const RootCause& r) {
   const SegmentDescription& s = r.segment;
-  std::string text = "The compute segment on rank " + std::to_string(r.rank) + " from " +
+  const bool across_ranks = r.gain_basis == GainBasis::RanksMean;
+  std::string text = (across_ranks ? "The compute segment, imbalanced across ranks (most on rank "
+                                   : "The compute segment on rank ") +
+                     std::to_string(r.rank) + (across_ranks ? ")" : "") + " from " +
                      place(s.start_file, s.start_line) + " (" + s.start_mpi_function + ") to " +
                      place(s.file, s.line) + " (" + s.mpi_function + ") made other ranks wait " +
                      seconds_text(r.short_term_cost_s) + " directly and " +
                      seconds_text(r.long_term_cost_s) + " through their own waits.";
   if (r.gain_s)
-    text += " Cutting it to the other ranks' mean would end the run about " +
-            seconds_text(*r.gain_s) + " earlier.";
+    text += std::string(across_ranks ? " Balancing it across the ranks"
+                                     : " Cutting it to the other ranks' mean") +
+            " would end the run about " + seconds_text(*r.gain_s) + " earlier.";
   return text;
 }
 

@@ -132,6 +132,15 @@ void read_causes(DatabaseReader& db, std::int64_t run_id, AnalysisResult& result
         p.transfer_efficiency = real(s, 8);
         p.parallel_efficiency = real(s, 9);
       });
+  if (db.has_table("root_cause_estimates"))  // since schema version 3
+    db.each("SELECT position, gain_basis, target_time_s FROM root_cause_estimates WHERE run_id = ?",
+            run_id, [&](sqlite3_stmt* s) {
+              const auto position = static_cast<std::size_t>(integer(s, 0));
+              if (position == 0 || position > causes.root_causes.size()) return;
+              RootCause& r = causes.root_causes[position - 1];
+              r.gain_basis = gain_basis_of(text(s, 1));
+              r.target_time_s = real(s, 2);
+            });
   if (db.has_table("root_cause_call_paths"))  // since schema version 3
     db.each(
         "SELECT p.position, c.file, c.line, c.function FROM root_cause_call_paths p JOIN "

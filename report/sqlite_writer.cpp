@@ -224,6 +224,9 @@ void insert_root_causes(const Writer& w, std::int64_t run_id, const CauseAnalysi
   Writer::Statement caused(w,
                            "INSERT INTO caused_waits (run_id, position, rank, thread, call_site_id,"
                            " short_term_cost_s, long_term_cost_s) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  Writer::Statement estimate(w,
+                             "INSERT INTO root_cause_estimates (run_id, position, gain_basis,"
+                             " target_time_s) VALUES (?, ?, ?, ?)");
   Writer::Statement caller(w,
                            "INSERT INTO root_cause_call_paths (run_id, position, depth,"
                            " call_site_id) VALUES (?, ?, ?, ?)");
@@ -235,6 +238,7 @@ void insert_root_causes(const Writer& w, std::int64_t run_id, const CauseAnalysi
               s.mpi_function, site.id(s.start_file, s.start_line, ""), s.start_mpi_function,
               r.occurrences, r.segment_time_s, r.others_mean_time_s, r.short_term_cost_s,
               r.long_term_cost_s, r.gain_s, r.gain_percent);
+    estimate.row(run_id, position, std::string(gain_basis_name(r.gain_basis)), r.target_time_s);
     std::int64_t depth = 0;
     for (const SourceFrame& f : s.call_path)
       caller.row(run_id, position, ++depth, site.id(f.file, f.line, f.function));

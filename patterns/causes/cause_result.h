@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "critical_path.h"
@@ -45,8 +46,27 @@ struct CausedWait {
 };
 
 // The compute segments that end at one call site on one location and made others wait (their
-// start is that of the first such segment).
-enum class GainBasis : std::uint8_t { OthersMean, LargestWait };
+// start is that of the first such segment); or, for an imbalance (gain_basis RanksMean), on
+// every location that runs them, none of which dominates their cost.
+enum class GainBasis : std::uint8_t { OthersMean, LargestWait, RanksMean };
+
+// The report's name of each (JSON gain_basis, SQLite root_cause_estimates.gain_basis).
+inline const char* gain_basis_name(GainBasis b) {
+  switch (b) {
+    case GainBasis::LargestWait:
+      return "largest_wait";
+    case GainBasis::RanksMean:
+      return "ranks_mean";
+    case GainBasis::OthersMean:
+      break;
+  }
+  return "others_mean";
+}
+inline GainBasis gain_basis_of(std::string_view name) {
+  if (name == "largest_wait") return GainBasis::LargestWait;
+  if (name == "ranks_mean") return GainBasis::RanksMean;
+  return GainBasis::OthersMean;
+}
 
 struct RootCause {
   SegmentDescription segment;
@@ -58,7 +78,9 @@ struct RootCause {
   double short_term_cost_s = 0;   // waits it caused directly
   double long_term_cost_s = 0;    // waits it caused through other ranks' waits
   // What the gain estimate cuts the segment to: the other ranks' mean time in it, or, when no
-  // other rank runs it, its time minus, per instance, the largest wait it caused directly.
+  // other rank runs it, its time minus, per instance, the largest wait it caused directly; for
+  // an imbalance, every rank's instance to the mean of all ranks' same instance (rank, thread
+  // and the times then describe the location that spends the most time in it).
   GainBasis gain_basis = GainBasis::OthersMean;
   double target_time_s = 0;
   // Replay with the segment cut to target_time_s: the run's end moves earlier by gain_s. Unset

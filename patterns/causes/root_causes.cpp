@@ -15,9 +15,10 @@ namespace {
 // them: the first iteration of a loop starts after another call than the next ones), with
 // their delay costs.
 struct Candidate {
-  std::uint32_t loc = 0;
-  std::uint32_t end = 0;   // index into CauseFinder::end_of_type_'s values
-  std::uint32_t type = 0;  // the first segment type seen, to describe them
+  std::uint32_t loc = 0;      // with across_ranks: the location that spends the most time in it
+  std::uint32_t end = 0;      // index into CauseFinder::end_of_type_'s values
+  std::uint32_t type = 0;     // the first segment type seen, to describe them
+  bool across_ranks = false;  // an imbalance: the same code on every location that runs it
   std::uint64_t occurrences = 0;
   TimeNs time = 0;
   double short_term = 0, long_term = 0;  // ns
@@ -61,10 +62,14 @@ class CauseFinder {
     result.pop = pop_efficiencies(trace_, graph_, recorded_, ideal);
 
     type_totals();
-    std::vector<Candidate> candidates = collect(costs);
+    const std::vector<Candidate> per_location = collect(costs);
     scale_.assign(graph_.calls(), 1.0f);
-    for (const Candidate& c : candidates) {
+    for (const Candidate& c : most_costly(per_location)) {
       result.root_causes.push_back(estimate(c, costs));
+      result.root_causes.back().caused_waits = caused_waits(c, costs.charges);
+    }
+    for (const Candidate& c : most_costly(imbalances(per_location))) {
+      result.root_causes.push_back(estimate_balanced(c));
       result.root_causes.back().caused_waits = caused_waits(c, costs.charges);
     }
     std::stable_sort(result.root_causes.begin(), result.root_causes.end(),
@@ -102,8 +107,7 @@ class CauseFinder {
     }
   }
 
-  // Segment types per location with a delay cost, largest cost first, the first
-  // estimated_causes of them.
+  // Segment types per location, with their delay costs.
   std::vector<Candidate> collect(const DelayCosts& costs) {
     std::vector<Candidate> all;
     std::vector<std::uint32_t> slot(type_time_.size(), kNone);
@@ -113,7 +117,7 @@ class CauseFinder {
         const std::uint32_t t = types_.type_of_call[g], end = end_of_type_[t];
         if (slot[end] == kNone) {
           slot[end] = static_cast<std::uint32_t>(all.size());
-          all.push_back({loc, end, t, 0, 0, 0, 0, 0});
+          all.push_back({.loc = loc, .end = end, .type = t});
         }
         Candidate& c = all[slot[end]];
         ++c.occurrences;
@@ -123,14 +127,43 @@ class CauseFinder {
         c.largest_charges += costs.largest_charge[g];
       }
       for (std::size_t i = first_candidate; i < all.size(); ++i) slot[all[i].end] = kNone;
-      all.erase(std::remove_if(all.begin() + static_cast<std::ptrdiff_t>(first_candidate),
-                               all.end(), [](const Candidate& c) { return c.cost() < 1.0; }),
-                all.end());
     }
+    return all;
+  }
+
+  // The candidates with a delay cost, largest first, the first estimated_causes of them.
+  std::vector<Candidate> most_costly(std::vector<Candidate> all) const {
+    std::erase_if(all, [](const Candidate& c) { return c.cost() < 1.0; });
     std::sort(all.begin(), all.end(),
               [](const Candidate& a, const Candidate& b) { return a.cost() > b.cost(); });
     if (all.size() > options_.estimated_causes) all.resize(options_.estimated_causes);
     return all;
+  }
+
+  // Code run on several locations whose cost no one location dominates: the slow rank changes
+  // from one instance to the next (a load that moves, as in adaptive codes), so that cutting
+  // any one rank's segments would gain little. One cause per ending call site, across ranks.
+  std::vector<Candidate> imbalances(const std::vector<Candidate>& per_location) const {
+    constexpr double kDominant = 0.75;  // of the site's cost: then that location is the cause
+    std::vector<Candidate> by_end(type_time_.size());
+    std::vector<double> largest(type_time_.size(), 0);
+    std::vector<std::uint32_t> locations(type_time_.size(), 0);
+    for (const Candidate& c : per_location) {
+      Candidate& g = by_end[c.end];
+      if (locations[c.end]++ == 0 || c.time > g.time)
+        g.loc = c.loc, g.type = c.type, g.time = c.time;
+      g.end = c.end;
+      g.across_ranks = true;
+      g.occurrences += c.occurrences;
+      g.short_term += c.short_term;
+      g.long_term += c.long_term;
+      largest[c.end] = std::max(largest[c.end], c.cost());
+    }
+    std::vector<Candidate> spread;
+    for (std::uint32_t end = 0; end < by_end.size(); ++end)
+      if (locations[end] > 1 && largest[end] < kDominant * by_end[end].cost())
+        spread.push_back(by_end[end]);
+    return spread;
   }
 
   RootCause estimate(const Candidate& c, const DelayCosts& costs) {
@@ -176,13 +209,68 @@ class CauseFinder {
     return cause;
   }
 
-  // The wait sites a candidate was charged for, merged over its segment types.
+  // An imbalance across ranks, estimated by balancing it: every instance of the segments on
+  // every location set to the mean of all locations' same instance (the k-th on each, as the
+  // ranks run their loops in step), so that the ranks' total work stays about the same.
+  RootCause estimate_balanced(const Candidate& c) {
+    std::vector<TimeNs> sum;
+    std::vector<std::uint32_t> count;
+    std::uint32_t loc = kNone, k = 0;
+    // Calls by global id run location by location: k counts the instances on the current one.
+    const auto instance = [&](std::uint32_t g) {
+      if (graph_.call_loc[g] != loc) loc = graph_.call_loc[g], k = 0;
+      return k++;
+    };
+    const auto in_group = [&](std::uint32_t g) {
+      return end_of_type_[types_.type_of_call[g]] == c.end;
+    };
+    for (std::uint32_t g = 0; g < graph_.calls(); ++g) {
+      if (!in_group(g)) continue;
+      const std::uint32_t i = instance(g);
+      if (i >= sum.size()) sum.resize(i + 1, 0), count.resize(i + 1, 0);
+      sum[i] += segment_length(trace_, graph_, recorded_, g);
+      ++count[i];
+    }
+    const auto mean = [&](std::uint32_t i) {
+      return static_cast<double>(sum[i]) / static_cast<double>(count[i]);
+    };
+    const Location& l = trace_.locations[c.loc];
+    RootCause cause;
+    cause.segment = describe_segment(trace_, types_, c.type);
+    cause.rank = l.rank;
+    cause.thread = l.thread;
+    cause.occurrences = c.occurrences;
+    cause.segment_time_s = seconds(c.time);
+    cause.others_mean_time_s =
+        (seconds(type_time_[c.end]) - cause.segment_time_s) / (type_locations_[c.end] - 1);
+    cause.short_term_cost_s = c.short_term * 1e-9;
+    cause.long_term_cost_s = c.long_term * 1e-9;
+    cause.gain_basis = GainBasis::RanksMean;
+    double target = 0;
+    loc = kNone;
+    const TimeNs end = replay_scaled([&](std::uint32_t g) {
+      if (!in_group(g)) return 1.0f;
+      const std::uint32_t i = instance(g);
+      if (graph_.call_loc[g] == c.loc) target += mean(i);
+      const TimeNs length = segment_length(trace_, graph_, recorded_, g);
+      return length > 0 ? static_cast<float>(mean(i) / static_cast<double>(length)) : 1.0f;
+    });
+    cause.target_time_s = target * 1e-9;
+    cause.gain_s = seconds(recorded_.end - end);
+    cause.gain_percent =
+        100.0 * *cause.gain_s / std::max(1e-12, seconds(recorded_.end - trace_.begin));
+    return cause;
+  }
+
+  // The wait sites a candidate was charged for, merged over its segment types (and, for an
+  // imbalance, over the locations).
   std::vector<CausedWait> caused_waits(const Candidate& c,
                                        const std::vector<WaitCharge>& charges) const {
     constexpr std::size_t kListed = 5;
     std::vector<WaitCharge> merged;
     for (const WaitCharge& w : charges) {
-      if (w.segment_loc != c.loc || end_of_type_[w.segment_type] != c.end) continue;
+      if ((!c.across_ranks && w.segment_loc != c.loc) || end_of_type_[w.segment_type] != c.end)
+        continue;
       const auto same = std::find_if(merged.begin(), merged.end(), [&](const WaitCharge& m) {
         return m.wait_loc == w.wait_loc && m.wait_site == w.wait_site;
       });
@@ -233,7 +321,7 @@ class CauseFinder {
   }
 
   // End of a replay with the segment before each call g scaled by factor_of(g) (1: as
-  // recorded).
+  // recorded), asked for every call in the order of global ids.
   template <typename FactorOf>
   TimeNs replay_scaled(FactorOf&& factor_of) {
     changed_.clear();

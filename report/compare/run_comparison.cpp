@@ -99,10 +99,11 @@ std::vector<NamedChange> operation_changes(const AnalysisResult& base,
 }
 
 // Root causes are matched like findings: a segment's ending call site stands for the call
-// site, its cost for the waiting.
+// site, its cost for the waiting; an imbalance across ranks is not the same cause as one
+// rank's segment at that site.
 Finding as_finding(const RootCause& r) {
   Finding f;
-  f.pattern = "root_cause";
+  f.pattern = r.gain_basis == GainBasis::RanksMean ? "root_cause_imbalance" : "root_cause";
   f.rank = r.rank;
   f.thread = r.thread;
   f.file = r.segment.file;

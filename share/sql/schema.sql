@@ -5,7 +5,8 @@
 -- compared with plain SQL (examples next to this file). Times are seconds, ranks are
 -- MPI_COMM_WORLD ranks. `PRAGMA user_version` holds the schema version (3; version 2 added
 -- the root-cause, critical-path and POP tables, which stay empty for runs analyzed with
--- --no-causes; version 3 added root_cause_call_paths).
+-- --no-causes; version 3 added root_cause_call_paths and
+-- root_cause_estimates).
 
 CREATE TABLE IF NOT EXISTS runs (
   run_id           INTEGER PRIMARY KEY,
@@ -136,6 +137,17 @@ CREATE TABLE IF NOT EXISTS caused_waits (
   long_term_cost_s  REAL    NOT NULL   -- propagated waiting that started at this wait
 );
 CREATE INDEX IF NOT EXISTS caused_waits_by_cause ON caused_waits (run_id, position);
+
+-- What each root cause's gain estimate assumes (the JSON report's gain_basis and
+-- target_time_s): "others_mean", "largest_wait" or "ranks_mean" (an imbalance across ranks;
+-- rank is then the one that spends the most time in the segment).
+CREATE TABLE IF NOT EXISTS root_cause_estimates (
+  run_id        INTEGER NOT NULL REFERENCES runs (run_id),
+  position      INTEGER NOT NULL,  -- root_causes.position of the cause
+  gain_basis    TEXT    NOT NULL,
+  target_time_s REAL    NOT NULL,
+  PRIMARY KEY (run_id, position)
+);
 
 -- The callers of a root cause's line to change, recorded with COLLWRAP_CALLSITE_DEPTH > 1:
 -- depth 1 is where the function containing that line was called, depth 2 its caller, ...

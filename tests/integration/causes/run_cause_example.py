@@ -6,6 +6,7 @@ validates the report against the schema, and checks what the example's source an
 the top root cause (the first line to change) must be the compute segment that ends at this
 line on that rank, with short- and long-term costs and the estimated gain near the given
 seconds (the same bounds as the pattern examples: the machine is loaded and oversubscribed).
+rank=any accepts every rank; basis=B also requires that gain_basis.
 
     @pop region=MPI_Pcontrol load_balance=0.625 serialization_efficiency=1.0
 the POP efficiencies must be within 5 % of the given values (the region named exactly).
@@ -83,10 +84,13 @@ def check_cause(report, source, cause):
     name = os.path.basename(source)
     where = f"top root cause {os.path.basename(top['segment']['file'] or '')}:" \
             f"{top['segment']['line']} on rank {top['rank']}"
+    rank = top["rank"] if fields["rank"] == "any" else int(fields["rank"])
     if (top["segment"]["line"], top["rank"], os.path.basename(top["segment"]["file"] or "")) != \
-            (line, int(fields["rank"]), name):
+            (line, rank, name):
         return [f"{where}, expected {name}:{line} on rank {fields['rank']}"]
     failures = []
+    if "basis" in fields and top["gain_basis"] != fields["basis"]:
+        failures.append(f"{where}: gain_basis {top['gain_basis']}, expected {fields['basis']}")
     if "via" in fields:
         path = top["segment"]["call_path"]
         if not path or (path[0]["line"], os.path.basename(path[0]["file"] or "")) != \

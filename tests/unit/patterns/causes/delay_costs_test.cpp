@@ -152,6 +152,37 @@ TEST(RootCauses, SharedCodeIsCutToTheOtherRanksMean) {
   EXPECT_NEAR(c.root_causes[0].target_time_s, 100e-9, 1e-15);
 }
 
+TEST(RootCauses, ALoadThatMovesAcrossRanksIsOneImbalanceBalancedToTheRanksMean) {
+  // Each round one rank is 300 late, a different one each time: each rank's own segment costs
+  // 900 (three ranks wait 300 once), and cutting it to the other ranks' mean (their total is
+  // the same) gains nothing. Balanced, every round's segment takes the mean of its instance,
+  // (400 + 3 x 100) / 4 = 175 instead of 400: the run ends 4 x 225 = 900 earlier.
+  const TracedRun run(moving_imbalance());
+  const CauseAnalysis c = find_root_causes(run.trace, run.matching, {});
+  ASSERT_FALSE(c.root_causes.empty());
+  const RootCause& top = c.root_causes.front();
+  EXPECT_EQ(top.gain_basis, GainBasis::RanksMean);
+  EXPECT_EQ(top.segment.line, 10u);
+  EXPECT_EQ(top.occurrences, 16u);  // 4 rounds on 4 ranks
+  EXPECT_NEAR(top.short_term_cost_s, 4 * 900e-9, 1e-15);
+  EXPECT_NEAR(top.segment_time_s, 700e-9, 1e-15);  // rank 0: 400 + 3 x 100
+  EXPECT_NEAR(top.target_time_s, 700e-9, 1e-15);   // 4 x 175
+  ASSERT_TRUE(top.gain_s);
+  EXPECT_NEAR(*top.gain_s, 900e-9, 1e-12);
+  ASSERT_FALSE(top.caused_waits.empty());  // over all ranks
+  for (const RootCause& r : c.root_causes) {
+    if (r.gain_basis != GainBasis::RanksMean && r.gain_s) {
+      EXPECT_NEAR(*r.gain_s, 0, 1e-12);
+    }
+  }
+}
+
+TEST(RootCauses, OneRankThatDominatesTheCostIsNoImbalance) {
+  const TracedRun run(imbalance_before_allreduce({100, 100, 250, 400}));
+  const CauseAnalysis c = find_root_causes(run.trace, run.matching, {});
+  for (const RootCause& r : c.root_causes) EXPECT_NE(r.gain_basis, GainBasis::RanksMean);
+}
+
 TEST(DelayCosts, LargestChargeIsTheLargestWaitASegmentCaused) {
   TraceBuilder b(2);
   b.send(b.call(0, "MPI_Send", 400, 410, "t.c", 5), 1, 0, 8);

@@ -37,4 +37,20 @@ Trace imbalance_before_allreduce(const std::vector<TimeNs>& work) {
   return b.finish();
 }
 
+Trace moving_imbalance() {
+  constexpr int kRanks = 4;
+  TraceBuilder b(kRanks);
+  for (int r = 0; r < kRanks; ++r) b.call(r, "MPI_Init", 0, 10, "sync.c", 1);
+  TimeNs start = 10;
+  for (int round = 0; round < kRanks; ++round) {
+    const TimeNs end = start + 400 + 10;
+    for (int r = 0; r < kRanks; ++r)
+      b.collective(b.call(r, "MPI_Allreduce", start + (r == round ? 400 : 100), end, "sync.c", 10),
+                   CollOp::Allreduce, 0, kNoWorldRank, 8, 8);
+    start = end;
+  }
+  for (int r = 0; r < kRanks; ++r) b.call(r, "MPI_Finalize", start, start + 10, "sync.c", 30);
+  return b.finish();
+}
+
 }  // namespace collwrap::testing

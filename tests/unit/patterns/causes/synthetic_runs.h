@@ -28,4 +28,8 @@ Trace delay_chain();
 // (sync.c:10, 10 ns after the last Enter), then MPI_Finalize (sync.c:30, 0..10 after).
 Trace imbalance_before_allreduce(const std::vector<TimeNs>& work);
 
+// A load that moves: 4 ranks, 4 rounds of compute and MPI_Allreduce (sync.c:10, 10 ns after the
+// last Enter); in round i rank i computes 400, the others 100. Then MPI_Finalize (sync.c:30).
+Trace moving_imbalance();
+
 }  // namespace collwrap::testing
