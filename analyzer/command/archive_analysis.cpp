@@ -20,8 +20,10 @@ ArchiveAnalysis analyze_archive(const std::string& path, const AnalysisSettings&
   if (clock_repair) phase("clock repair");
   // The repair keeps every location's event order, so the pairs stay; matching again
   // recounts the violations the patterns will see.
-  if (clock_repair && repair_clocks(a.trace, a.matching).passes > 0)
+  if (clock_repair && repair_clocks(a.trace, a.matching).passes > 0) {
+    a.matching = {};  // freed first: the old and the new matching are never held together
     a.matching = match_trace(a.trace);
+  }
   a.trace.release_request_ids();
   phase("patterns");
   a.result = analyze_trace(a.trace, a.matching, settings);
