@@ -7,7 +7,7 @@ PACKAGES="build-essential cmake pkg-config python3 git \
   libopenmpi-dev openmpi-bin gfortran \
   libopen-trace-format2-dev otf2-tools python3-otf2 \
   libsqlite3-dev sqlite3 nlohmann-json3-dev libgtest-dev libgmock-dev \
-  libdw-dev libelf-dev faketime python3-jsonschema chromium groff-base"
+  libdw-dev libelf-dev faketime python3-jsonschema chromium groff-base valgrind"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

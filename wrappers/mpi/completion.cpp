@@ -8,49 +8,27 @@
 #include "mpi/comm_registry.h"
 
 namespace collwrap::tracer {
-namespace {
-
-bool ignored(const MPI_Status* statuses) {
-  return statuses == MPI_STATUS_IGNORE || statuses == MPI_STATUSES_IGNORE;
-}
-
-std::size_t non_negative(int n) {
-  return n > 0 ? static_cast<std::size_t>(n) : 0;
-}
-
-}  // namespace
-
-CompletionScope::CompletionScope(const Tracing& t, CompletionKind kind, int count,
-                                 const MPI_Request* requests, MPI_Status* statuses,
-                                 int status_capacity) noexcept
-    : t_(t),
-      kind_(kind),
-      pending_(non_negative(count)),
-      own_statuses_(ignored(statuses) ? non_negative(status_capacity) : 0),
-      statuses_(statuses) {
-  const bool have_memory =
-      pending_.size() == non_negative(count) &&
-      (!ignored(statuses) || own_statuses_.size() == non_negative(status_capacity));
-  if (!have_memory || !requests) return;  // the call goes through untracked
-  if (ignored(statuses)) statuses_ = own_statuses_.data();
-  // Only the handles now (PMPI sets completed ones to MPI_REQUEST_NULL); the request table is
-  // read once something completed, so a test that finds nothing pending never takes its lock.
-  for (int i = 0; i < count; ++i) pending_[static_cast<std::size_t>(i)].handle = requests[i];
-  count_ = count;
-}
 
 void CompletionScope::look_up_requests() {
-  if (looked_up_) return;
-  looked_up_ = true;
+  if (pending_) return;
   try {
+    pending_.emplace(handles_.size());
+    if (pending_->size() != handles_.size()) throw std::bad_alloc();
+    if (count_ == 1) {  // MPI_Wait, MPI_Test: nothing to sort
+      if (handles_[0] == MPI_REQUEST_NULL) return;
+      t_.sem.requests.visit_active(handles_[0], 1, [&](std::size_t, const TrackedRequest& r) {
+        (*pending_)[0].request = r;
+      });
+      return;
+    }
     // Slots sorted by handle, a handle's slots in call order, so that the k-th slot holding a
     // shared handle takes the handle's k-th oldest request. (std::sort with the slot as
     // tiebreaker rather than std::stable_sort, which allocates.)
-    SmallBuffer<std::pair<MPI_Request, int>, kInlineRequests> order(pending_.size());
-    if (order.size() != pending_.size()) throw std::bad_alloc();
+    SmallBuffer<std::pair<MPI_Request, int>, kInlineRequests> order(handles_.size());
+    if (order.size() != handles_.size()) throw std::bad_alloc();
     std::size_t used = 0;
     for (int i = 0; i < count_; ++i) {
-      MPI_Request handle = pending_[static_cast<std::size_t>(i)].handle;
+      MPI_Request handle = handles_[static_cast<std::size_t>(i)];
       if (handle != MPI_REQUEST_NULL) order[used++] = {handle, i};
     }
     std::sort(order.data(), order.data() + used, [](const auto& a, const auto& b) {
@@ -61,7 +39,7 @@ void CompletionScope::look_up_requests() {
       while (last < used && order[last].first == order[first].first) ++last;
       t_.sem.requests.visit_active(
           order[first].first, last - first, [&](std::size_t k, const TrackedRequest& r) {
-            pending_[static_cast<std::size_t>(order[first + k].second)].request = r;
+            (*pending_)[static_cast<std::size_t>(order[first + k].second)].request = r;
           });
     }
   } catch (...) {
@@ -72,7 +50,7 @@ void CompletionScope::look_up_requests() {
 void CompletionScope::complete(int index, int status_index) {
   look_up_requests();
   if (index < 0 || index >= count_) return;
-  Pending& p = pending_[static_cast<std::size_t>(index)];
+  Pending& p = (*pending_)[static_cast<std::size_t>(index)];
   if (!p.request || p.completed) return;
   p.completed = true;
   const MPI_Status& status = statuses_[status_index];
@@ -89,13 +67,13 @@ void CompletionScope::complete(int index, int status_index) {
                      static_cast<std::uint32_t>(status.MPI_TAG), t_.sem.mpi.received_bytes(status),
                      r.id);
   }
-  t_.sem.requests.finish(p.handle, r.id);
+  t_.sem.requests.finish(handles_[static_cast<std::size_t>(index)], r.id);
 }
 
 void CompletionScope::record_unsuccessful_tests() {
-  if (kind_ != CompletionKind::Test || !looked_up_) return;
+  if (kind_ != CompletionKind::Test || !pending_) return;
   for (int i = 0; i < count_; ++i) {
-    const Pending& p = pending_[static_cast<std::size_t>(i)];
+    const Pending& p = (*pending_)[static_cast<std::size_t>(i)];
     if (p.request && !p.completed) t_.rec.mpi_request_test(t_.left, p.request->id);
   }
 }

@@ -13,6 +13,8 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <optional>
 
 #include "mpi/request_table.h"
@@ -32,8 +34,26 @@ class CompletionScope {
  public:
   // `statuses` is the caller's status argument with room for `status_capacity` entries:
   // 1 for Wait, Test, Waitany and Testany; `count` for the all and some forms.
+  // Inline: it runs on every completion call, most of which (failed tests in polling loops)
+  // complete nothing, so it only copies the handles; the bookkeeping of each request is built
+  // once something completed.
   CompletionScope(const Tracing& t, CompletionKind kind, int count, const MPI_Request* requests,
-                  MPI_Status* statuses, int status_capacity) noexcept;
+                  MPI_Status* statuses, int status_capacity) noexcept
+      : t_(t),
+        kind_(kind),
+        handles_(non_negative(count)),
+        own_statuses_(ignored(statuses) ? non_negative(status_capacity) : 0),
+        statuses_(statuses) {
+    const bool have_memory =
+        handles_.size() == non_negative(count) &&
+        (!ignored(statuses) || own_statuses_.size() == non_negative(status_capacity));
+    if (!have_memory || !requests) return;  // the call goes through untracked
+    if (ignored(statuses)) statuses_ = own_statuses_.data();
+    // Only the handles now (PMPI sets completed ones to MPI_REQUEST_NULL); the request table
+    // is read once something completed, so a test that finds nothing never takes its lock.
+    std::copy_n(requests, count, handles_.data());
+    count_ = count;
+  }
   CompletionScope(const CompletionScope&) = delete;
   CompletionScope& operator=(const CompletionScope&) = delete;
 
@@ -54,10 +74,16 @@ class CompletionScope {
 
  private:
   struct Pending {
-    MPI_Request handle{};
     std::optional<TrackedRequest> request;  // set for active tracked requests
     bool completed = false;
   };
+
+  static bool ignored(const MPI_Status* statuses) noexcept {
+    return statuses == MPI_STATUS_IGNORE || statuses == MPI_STATUSES_IGNORE;
+  }
+  static std::size_t non_negative(int n) noexcept {
+    return n > 0 ? static_cast<std::size_t>(n) : 0;
+  }
 
   // Request `index` completed; its status is statuses_[status_index].
   void complete(int index, int status_index);
@@ -71,12 +97,12 @@ class CompletionScope {
   Tracing t_;  // a copy: two references, and no dangling on a temporary
   const CompletionKind kind_;
   int count_ = 0;  // 0 when tracking is off for this call (no memory for the buffers)
-  bool looked_up_ = false;
   // Inline room for the common case (a handful of requests); larger calls use the heap.
   static constexpr std::size_t kInlineRequests = 8;
-  SmallBuffer<Pending, kInlineRequests> pending_;
+  SmallBuffer<MPI_Request, kInlineRequests> handles_;  // as the caller passed them
   SmallBuffer<MPI_Status, kInlineRequests> own_statuses_;
   MPI_Status* statuses_;
+  std::optional<SmallBuffer<Pending, kInlineRequests>> pending_;  // once looked up
 };
 
 }  // namespace collwrap::tracer

@@ -227,7 +227,7 @@ def render_wrapper(proto, region, spec):
     return (head +
             "  ThreadRecorder* const r = thread_recorder();\n" + untraced +
             "  const Ticks entered = now();\n"
-            "  r->enter(entered, kRegion, intern_callsite(__builtin_return_address(0)));\n" +
+            "  r->enter_from(entered, kRegion, __builtin_return_address(0));\n" +
             ("  [[maybe_unused]] Tracing c{*r, semantics(), entered};\n" if has_semantics else "") +
             prepare + _guarded(proto, sub["before"]) + call +
             "  const Ticks left = now();\n" +
@@ -453,7 +453,7 @@ def render_fortran_wrapper(proto, region, spec, binding):
         call = f"  pmpi({', '.join(forward_args)});\n"
         return (head + "  ThreadRecorder* const r = thread_recorder();\n"
                 f"  if (!r) return pmpi({', '.join(forward_args)});\n"
-                "  r->enter(now(), kRegion, intern_callsite(__builtin_return_address(0)));\n" +
+                "  r->enter_from(now(), kRegion, __builtin_return_address(0));\n" +
                 call + "  r->leave(now(), kRegion);\n}\n" + aliases)
 
     views, refresh, call_args = _fortran_views(proto, spec)
@@ -482,7 +482,7 @@ def render_fortran_wrapper(proto, region, spec, binding):
     return (head + "  ThreadRecorder* const r = thread_recorder();\n" + untraced +
             ierror_lines +
             "  const Ticks entered = now();\n"
-            "  r->enter(entered, kRegion, intern_callsite(__builtin_return_address(0)));\n"
+            "  r->enter_from(entered, kRegion, __builtin_return_address(0));\n"
             "  [[maybe_unused]] Tracing c{*r, semantics(), entered};\n" +
             view_lines + prepare + _guarded(proto, sub["before"]) + call +
             "  const Ticks left = now();\n" + refresh_lines +

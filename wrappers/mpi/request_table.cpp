@@ -19,7 +19,8 @@ RequestId RequestTable::post(MPI_Request handle, TrackedRequest request) {
   std::lock_guard lock(shard.mutex);
   // Taken under the lock, so a shared handle's requests are ordered as they were posted.
   request.id = next_id();
-  shard.requests.emplace(std::pair{handle, request.id}, request);
+  const Key key{handle, request.id};
+  shard.requests.insert(shard.lower_bound(key), Entry{key, request});
   return request.id;
 }
 
@@ -29,46 +30,49 @@ void RequestTable::add_persistent(MPI_Request handle, TrackedRequest request) {
   request.id = 0;
   Shard& shard = shard_of(handle);
   std::lock_guard lock(shard.mutex);
-  const auto first = shard.requests.lower_bound({handle, 0});
+  const auto first = shard.lower_bound({handle, 0});
   auto last = first;
-  while (last != shard.requests.end() && last->first.first == handle) ++last;
-  shard.requests.erase(first, last);
-  shard.requests.emplace(std::pair{handle, RequestId{0}}, request);
+  while (last != shard.requests.end() && last->key.first == handle) ++last;
+  const auto at = shard.requests.erase(first, last);
+  shard.requests.insert(at, Entry{{handle, RequestId{0}}, request});
 }
 
 std::optional<TrackedRequest> RequestTable::start(MPI_Request handle) {
   Shard& shard = shard_of(handle);
   std::lock_guard lock(shard.mutex);
-  const auto it = shard.requests.find({handle, 0});
+  const auto it = shard.find({handle, 0});
   if (it == shard.requests.end()) return std::nullopt;
-  it->second.active = true;
-  it->second.id = next_id();
-  return it->second;
+  it->request.active = true;
+  it->request.id = next_id();
+  return it->request;
 }
 
 std::optional<TrackedRequest> RequestTable::find(MPI_Request handle) const {
   const Shard& shard = shard_of(handle);
   std::lock_guard lock(shard.mutex);
-  const auto it = shard.requests.lower_bound({handle, 0});
-  if (it == shard.requests.end() || it->first.first != handle) return std::nullopt;
-  return it->second;
+  const auto it = shard.first_of(handle);
+  if (it == shard.requests.end() || it->key.first != handle) return std::nullopt;
+  return it->request;
 }
 
 void RequestTable::finish(MPI_Request handle, RequestId id) {
   Shard& shard = shard_of(handle);
   std::lock_guard lock(shard.mutex);
-  if (shard.requests.erase({handle, id}) != 0) return;
-  const auto persistent = shard.requests.find({handle, 0});
-  if (persistent != shard.requests.end() && persistent->second.id == id) {
-    persistent->second.active = false;
+  if (const auto it = shard.find({handle, id}); it != shard.requests.end()) {
+    shard.requests.erase(it);
+    return;
+  }
+  const auto persistent = shard.find({handle, 0});
+  if (persistent != shard.requests.end() && persistent->request.id == id) {
+    persistent->request.active = false;
   }
 }
 
 void RequestTable::forget(MPI_Request handle) {
   Shard& shard = shard_of(handle);
   std::lock_guard lock(shard.mutex);
-  const auto it = shard.requests.lower_bound({handle, 0});
-  if (it != shard.requests.end() && it->first.first == handle) shard.requests.erase(it);
+  const auto it = shard.lower_bound({handle, 0});
+  if (it != shard.requests.end() && it->key.first == handle) shard.requests.erase(it);
 }
 
 std::size_t RequestTable::size() const {

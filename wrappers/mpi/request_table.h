@@ -15,14 +15,15 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "record/recorder.h"
 
@@ -64,9 +65,9 @@ class RequestTable {
     const Shard& shard = shard_of(handle);
     std::lock_guard lock(shard.mutex);
     std::size_t k = 0;
-    for (auto it = shard.requests.lower_bound({handle, 0});
-         k < n && it != shard.requests.end() && it->first.first == handle; ++it) {
-      if (it->second.active) visit(k++, it->second);
+    for (auto it = shard.first_of(handle);
+         k < n && it != shard.requests.end() && it->key.first == handle; ++it) {
+      if (it->request.active) visit(k++, it->request);
     }
   }
 
@@ -85,17 +86,38 @@ class RequestTable {
  private:
   // Ordered by handle, then id: a handle's requests are adjacent and oldest first. Persistent
   // requests keep id 0 in the key; their current id is in the value.
-  struct KeyOrder {
-    bool operator()(const std::pair<MPI_Request, RequestId>& a,
-                    const std::pair<MPI_Request, RequestId>& b) const {
-      if (a.first != b.first) return std::less<MPI_Request>{}(a.first, b.first);
-      return a.second < b.second;
-    }
+  using Key = std::pair<MPI_Request, RequestId>;
+  static bool key_less(const Key& a, const Key& b) noexcept {
+    if (a.first != b.first) return std::less<MPI_Request>{}(a.first, b.first);
+    return a.second < b.second;
+  }
+  struct Entry {
+    Key key;
+    TrackedRequest request;
   };
-  using Requests = std::map<std::pair<MPI_Request, RequestId>, TrackedRequest, KeyOrder>;
+  // A sorted vector rather than a tree: a shard holds a handful of pending requests, and every
+  // nonblocking call inserts one and every completion erases one, which here costs a short
+  // move instead of a node's allocation and release.
   struct alignas(64) Shard {
     mutable std::mutex mutex;
-    Requests requests;
+    std::vector<Entry> requests;
+
+    std::vector<Entry>::const_iterator lower_bound(const Key& key) const noexcept {
+      return std::lower_bound(requests.begin(), requests.end(), key,
+                              [](const Entry& e, const Key& k) { return key_less(e.key, k); });
+    }
+    std::vector<Entry>::iterator lower_bound(const Key& key) noexcept {
+      return std::lower_bound(requests.begin(), requests.end(), key,
+                              [](const Entry& e, const Key& k) { return key_less(e.key, k); });
+    }
+    std::vector<Entry>::const_iterator first_of(MPI_Request handle) const noexcept {
+      return lower_bound({handle, 0});
+    }
+    // The entry with exactly this key, or end().
+    std::vector<Entry>::iterator find(const Key& key) noexcept {
+      const auto it = lower_bound(key);
+      return it != requests.end() && it->key == key ? it : requests.end();
+    }
   };
 
   Shard& shard_of(MPI_Request handle) const noexcept;

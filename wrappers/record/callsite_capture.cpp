@@ -74,6 +74,10 @@ void set_callsite_depth(std::uint32_t depth) noexcept {
                 std::memory_order_relaxed);
 }
 
+bool callsite_is_return_address() noexcept {
+  return g_depth.load(std::memory_order_relaxed) <= 1;
+}
+
 CallSiteRef intern_callsite(void* return_address) noexcept {
   std::uint32_t depth = g_depth.load(std::memory_order_relaxed);
   if (depth == 0 || return_address == nullptr) return kNoCallSite;

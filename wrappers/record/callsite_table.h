@@ -71,7 +71,13 @@ class AddressCache {
   }
 
  private:
-  static std::size_t index(std::uintptr_t a) noexcept { return ((a >> 4) ^ (a >> 12)) % kSlots; }
+  // Fibonacci hashing: the call sites of one loop are return addresses a few bytes apart (two
+  // calls in a row can be 5 bytes apart), so every bit must reach the slot index; the top 8 bits
+  // of the product depend on all of them.
+  static std::size_t index(std::uintptr_t a) noexcept {
+    static_assert(kSlots == 256);
+    return static_cast<std::size_t>((std::uint64_t{a} * 0x9E3779B97F4A7C15u) >> 56);
+  }
   std::array<std::uintptr_t, kSlots> keys_{};  // 0 = empty: no return address is 0
   std::array<CallSiteRef, kSlots> ids_{};
 };

@@ -4,11 +4,13 @@
 #include "record/location_id.h"
 
 namespace collwrap::tracer {
+
+constinit std::atomic<bool> detail::g_recording{false};
+constinit thread_local ThreadRecorder* detail::t_recorder = nullptr;
+
 namespace {
-
-std::atomic<bool> g_recording{false};
-thread_local ThreadRecorder* tls_recorder = nullptr;
-
+using detail::g_recording;
+using detail::t_recorder;
 }  // namespace
 
 void set_recording(bool on) noexcept {
@@ -23,10 +25,7 @@ void recording_failed(OTF2_ErrorCode status) noexcept {
       OTF2_Error_GetName(status), OTF2_Error_GetDescription(status));
 }
 
-ThreadRecorder* thread_recorder() noexcept {
-  if (!g_recording.load(std::memory_order_acquire)) return nullptr;
-  if (ThreadRecorder* recorder = tls_recorder) [[likely]]
-    return recorder;
+ThreadRecorder* detail::attach_thread_recorder() noexcept {
   return location_registry().attach_current_thread();
 }
 
@@ -46,7 +45,7 @@ void LocationRegistry::start(OTF2_Archive* archive, std::uint32_t world_rank) {
 ThreadRecorder* LocationRegistry::attach_current_thread() noexcept {
   try {
     std::lock_guard lock(mutex_);
-    if (tls_recorder != nullptr) return tls_recorder;
+    if (t_recorder != nullptr) return t_recorder;
     auto thread_index = std::uint32_t(recorders_.size());
     auto state = std::make_unique<ThreadRecorder::State>();
     state->thread_index = thread_index;
@@ -62,8 +61,8 @@ ThreadRecorder* LocationRegistry::attach_current_thread() noexcept {
     recorder->state = state.get();
     states_.push_back(std::move(state));
     recorders_.push_back(std::move(recorder));
-    tls_recorder = recorders_.back().get();
-    return tls_recorder;
+    t_recorder = recorders_.back().get();
+    return t_recorder;
   } catch (...) {
     recording_failed(OTF2_ERROR_MEM_ALLOC_FAILED);
     return nullptr;

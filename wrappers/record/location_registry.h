@@ -23,10 +23,16 @@ struct ThreadRecorder::State {
   std::uint32_t thread_index = 0;
   std::uint64_t events = 0;  // known once the writer is closed
   Ticks last_time = 0;
-  // Call site of the last Enter of each region (index RegionRef). An Enter from the same call
-  // site as the previous Enter of its region carries no CallSite attribute: calls in a loop
-  // cost neither the attribute's bytes nor its time (see README, "Trace format").
-  std::vector<CallSiteRef> last_site = std::vector<CallSiteRef>(region_count(), kNoCallSite);
+  // The last Enter of each region (index RegionRef): its call site and, when the site is the
+  // return address alone (COLLWRAP_CALLSITE_DEPTH 0 or 1), that address. An Enter from the same
+  // call site as the previous Enter of its region carries no CallSite attribute: calls in a
+  // loop cost neither the attribute's bytes nor its time (see README, "Trace format"); from the
+  // same return address they do not even look the call site up.
+  struct LastEnter {
+    void* return_address = nullptr;  // nullptr: unknown, look the site up
+    CallSiteRef site = kNoCallSite;
+  };
+  std::vector<LastEnter> last_enter = std::vector<LastEnter>(region_count());
 
   // OTF2 rejects a timestamp older than the previous one and would stop the trace; a clock
   // that steps back by a few ticks (a thread migrating between cores) is clamped instead.

@@ -15,6 +15,7 @@
 // paradigm's own function.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -40,8 +41,20 @@ inline constexpr std::uint32_t kRootSelf = 0xFFFFFFFEu;  // OTF2_COLLECTIVE_ROOT
 // The paradigms that have an adapter or are about to; values of OTF2_Paradigm.
 enum class Paradigm : std::uint8_t { Mpi = 4, Upc = 12, Shmem = 13 };
 
-// The timer chosen by COLLWRAP_TIMER. Cheap enough for every event.
-Ticks now() noexcept;
+// The timer chosen by COLLWRAP_TIMER. Cheap enough for every event: inline, so that with the
+// TSC (the default where it is invariant) a read is one flag test and one `rdtsc`, without a
+// call; the other timers go through now_other_timer().
+namespace detail {
+extern constinit std::atomic<bool> g_timer_is_tsc;
+}  // namespace detail
+Ticks now_other_timer() noexcept;
+inline Ticks now() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  if (detail::g_timer_is_tsc.load(std::memory_order_relaxed)) [[likely]]
+    return __builtin_ia32_rdtsc();
+#endif
+  return now_other_timer();
+}
 
 // Values of OTF2_CollectiveOp; kept numerically identical so the recording layer can cast.
 enum class CollectiveOp : std::uint8_t {
@@ -86,6 +99,10 @@ enum class RmaAtomicType : std::uint8_t {
 class ThreadRecorder {
  public:
   void enter(Ticks t, RegionRef region, CallSiteRef site) noexcept;
+  // The Enter of a wrapper called from `return_address` (its __builtin_return_address(0)):
+  // interns the call site only when it may differ from the previous Enter of the region's, so
+  // a call in a loop costs one comparison (see intern_callsite).
+  void enter_from(Ticks t, RegionRef region, void* return_address) noexcept;
   // The Enter of a profiling-control call (MPI_Pcontrol, shmem_pcontrol): carries the level
   // argument as the PcontrolLevel attribute (INT32), which marks the region of interest.
   void enter_with_level(Ticks t, RegionRef region, CallSiteRef site, std::int32_t level) noexcept;
@@ -144,8 +161,19 @@ class ThreadRecorder {
 };
 
 // The calling thread's recorder, created on first use once recording started; nullptr when not
-// tracing.
-ThreadRecorder* thread_recorder() noexcept;
+// tracing. Inline: every wrapper asks, so the common case is two loads (the process's recording
+// flag and an initial-exec thread-local pointer) without a call.
+namespace detail {
+extern constinit std::atomic<bool> g_recording;
+extern constinit thread_local ThreadRecorder* t_recorder __attribute__((tls_model("initial-exec")));
+ThreadRecorder* attach_thread_recorder() noexcept;
+}  // namespace detail
+inline ThreadRecorder* thread_recorder() noexcept {
+  if (!detail::g_recording.load(std::memory_order_acquire)) return nullptr;
+  if (ThreadRecorder* recorder = detail::t_recorder) [[likely]]
+    return recorder;
+  return detail::attach_thread_recorder();
+}
 
 // Interns the call site of the current traced call. `return_address` is the wrapper's
 // __builtin_return_address(0); with COLLWRAP_CALLSITE_DEPTH > 1 the recording layer unwinds

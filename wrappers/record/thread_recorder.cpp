@@ -2,6 +2,7 @@
 // writer, so no locking is needed here.
 #include <otf2/otf2.h>
 
+#include "record/callsite_capture.h"
 #include "record/callsite_table.h"
 #include "record/definitions_writer.h"
 #include "record/location_registry.h"
@@ -37,28 +38,45 @@ static_assert(std::uint8_t(RmaAtomicType::FetchAndAccumulate) ==
 namespace {
 
 // Adds the CallSite attribute when `site` differs from the previous Enter's of `region`;
-// returns whether it did (OTF2 empties the list when it writes the record).
-bool add_callsite(ThreadRecorder::State* state, RegionRef region, CallSiteRef site) noexcept {
-  CallSiteRef& last = state->last_site[region];
-  if (site == last) return false;
-  last = site;
+// returns the attribute list to write with the Enter, or nullptr (OTF2 empties the list when it
+// writes the record).
+OTF2_AttributeList* callsite_attribute(ThreadRecorder::State* state,
+                                       ThreadRecorder::State::LastEnter& last,
+                                       CallSiteRef site) noexcept {
+  if (site == last.site) return nullptr;
+  last.site = site;
   OTF2_AttributeList_AddCallingContextRef(state->attributes, kCallSiteAttribute, site);
-  return true;
+  return state->attributes;
 }
 
 }  // namespace
 
 void ThreadRecorder::enter(Ticks t, RegionRef region, CallSiteRef site) noexcept {
   record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    const bool site_changed = add_callsite(state, region, site);
-    return OTF2_EvtWriter_Enter(w, site_changed ? state->attributes : nullptr, at, region);
+    ThreadRecorder::State::LastEnter& last = state->last_enter[region];
+    last.return_address = nullptr;
+    return OTF2_EvtWriter_Enter(w, callsite_attribute(state, last, site), at, region);
+  });
+}
+
+void ThreadRecorder::enter_from(Ticks t, RegionRef region, void* return_address) noexcept {
+  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
+    ThreadRecorder::State::LastEnter& last = state->last_enter[region];
+    OTF2_AttributeList* attributes = nullptr;
+    if (return_address != last.return_address) [[unlikely]] {
+      attributes = callsite_attribute(state, last, intern_callsite(return_address));
+      last.return_address = callsite_is_return_address() ? return_address : nullptr;
+    }
+    return OTF2_EvtWriter_Enter(w, attributes, at, region);
   });
 }
 
 void ThreadRecorder::enter_with_level(Ticks t, RegionRef region, CallSiteRef site,
                                       std::int32_t level) noexcept {
   record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    add_callsite(state, region, site);
+    ThreadRecorder::State::LastEnter& last = state->last_enter[region];
+    last.return_address = nullptr;
+    callsite_attribute(state, last, site);
     OTF2_AttributeList_AddInt32(state->attributes, kPcontrolLevelAttribute, level);
     return OTF2_EvtWriter_Enter(w, state->attributes, at, region);
   });

@@ -47,7 +47,9 @@ bool invariant_tsc_available() noexcept {
 
 }  // namespace
 
-Ticks now() noexcept {
+constinit std::atomic<bool> detail::g_timer_is_tsc{false};
+
+Ticks now_other_timer() noexcept {
   switch (g_active.load(std::memory_order_relaxed)) {
 #ifdef COLLWRAP_HAVE_TSC
     case TimerKind::Tsc:
@@ -71,6 +73,7 @@ TimerKind select(TimerKind requested) noexcept {
     }
   }
   g_active.store(chosen, std::memory_order_relaxed);
+  detail::g_timer_is_tsc.store(chosen == TimerKind::Tsc, std::memory_order_relaxed);
   return chosen;
 }
 

@@ -221,7 +221,7 @@ def wrapper(p, index):
         f"  if (!r || shmem::t_in_call) return {call};",
         "  const shmem::CallScope scope;",
         "  const Ticks entered = now();",
-        f"  r->enter(entered, {region}, intern_callsite(__builtin_return_address(0)));",
+        f"  r->enter_from(entered, {region}, __builtin_return_address(0));",
     ]
     if before:
         lines.append(f"  {before}")

@@ -125,7 +125,7 @@ class Rendering(unittest.TestCase):
         self.assertIn("const RegionRef kRegion = mpi_region(3);", text)
         self.assertIn("if (!r) return PMPI_Attr_get(comm, keyval, attribute_val, flag);", text)
         self.assertIn("const Ticks entered = now();", text)
-        self.assertIn("r->enter(entered, kRegion, intern_callsite(__builtin_return_address(0)));",
+        self.assertIn("r->enter_from(entered, kRegion, __builtin_return_address(0));",
                       text)
         self.assertLess(text.index("const int rc = PMPI_Attr_get"),
                         text.index("const Ticks left = now();"))

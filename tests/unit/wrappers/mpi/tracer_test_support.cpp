@@ -23,12 +23,15 @@ void append(ThreadRecorder::State* state, Record record, Ticks time = 0) {
 
 }  // namespace
 
-Ticks now() noexcept {
+// now() (inline in recorder.h) counts through now_other_timer(): the TSC flag stays off.
+constinit std::atomic<bool> detail::g_timer_is_tsc{false};
+Ticks now_other_timer() noexcept {
   static Ticks ticks = 0;
   return ++ticks;
 }
 
 void ThreadRecorder::enter(Ticks, RegionRef, CallSiteRef) noexcept {}
+void ThreadRecorder::enter_from(Ticks, RegionRef, void*) noexcept {}
 void ThreadRecorder::leave(Ticks, RegionRef) noexcept {}
 
 void ThreadRecorder::mpi_send(Ticks, std::uint32_t receiver, CommRef comm, std::uint32_t tag,
@@ -75,8 +78,11 @@ void ThreadRecorder::nbc_complete(Ticks t, CollectiveOp op, CommRef comm, std::u
   append(state, {Record::Kind::NbcComplete, root, comm, 0, sent, received, req, op}, t);
 }
 
-// The generated wrappers are linked into this binary but never called.
-ThreadRecorder* thread_recorder() noexcept {
+// The generated wrappers are linked into this binary but never called: thread_recorder()
+// (inline in recorder.h) finds recording off.
+constinit std::atomic<bool> detail::g_recording{false};
+constinit thread_local ThreadRecorder* detail::t_recorder = nullptr;
+ThreadRecorder* detail::attach_thread_recorder() noexcept {
   return nullptr;
 }
 CallSiteRef intern_callsite(void*) noexcept {

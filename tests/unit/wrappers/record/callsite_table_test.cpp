@@ -66,6 +66,13 @@ TEST(AddressCache, HitsAfterPut) {
   EXPECT_EQ(cache.find(0x401010), kNoCallSite);
 }
 
+TEST(AddressCache, CallsAFewBytesApartKeepTheirEntries) {
+  // A loop's call sites: return addresses of calls in a row, 5 bytes apart (call rel32).
+  AddressCache cache;
+  for (std::uint32_t k = 0; k < 8; ++k) cache.put(0x401000 + 5 * k, k);
+  for (std::uint32_t k = 0; k < 8; ++k) EXPECT_EQ(cache.find(0x401000 + 5 * k), k);
+}
+
 TEST(AddressCache, ACollidingAddressReplacesTheEntry) {
   // Find an address that maps to the same slot as 0x401000.
   std::uintptr_t colliding = 0x401010;
