@@ -16,7 +16,8 @@ namespace collwrap {
 // Declared one per family file: p2p_blocking.cpp, wrong_order.cpp, early_wait.cpp,
 // barrier.cpp, nxn.cpp, neighbor.cpp, rooted_collectives.cpp, sendrecv_candidate.cpp, and the
 // one-sided (PGAS) rules lock_contention.cpp, late_wait_until.cpp, memory_sync_wait.cpp,
-// frequent_small_communication.cpp. A new pattern is registered here: its declaration below
+// frequent_small_communication.cpp, and MPI's window synchronization rma_fence.cpp,
+// rma_gats.cpp, rma_window.cpp. A new pattern is registered here: its declaration below
 // and its place in kPatternCatalog.
 extern const Pattern kLateSender;
 extern const Pattern kLateReceiver;
@@ -35,13 +36,22 @@ extern const Pattern kLockContention;
 extern const Pattern kLateWaitUntil;
 extern const Pattern kFrequentSmallCommunication;
 extern const Pattern kMemorySyncWait;
+extern const Pattern kRmaWaitAtFence;
+extern const Pattern kRmaEarlyFence;
+extern const Pattern kRmaLatePost;
+extern const Pattern kRmaEarlyWait;
+extern const Pattern kRmaLateComplete;
+extern const Pattern kRmaWaitAtCreate;
+extern const Pattern kRmaWaitAtFree;
 
 // All patterns, in the order reports list them.
 inline constexpr auto kPatternCatalog = std::to_array<const Pattern*>(
-    {&kLateSender, &kLateReceiver, &kWrongOrder, &kEarlyWait, &kWaitAtBarrier, &kBarrierCompletion,
-     &kWaitAtNxN, &kNxNCompletion, &kWaitAtNeighbor, &kLateBroadcast, &kEarlyReduce, &kEarlyScan,
-     &kSendrecvCandidate, &kLockContention, &kLateWaitUntil, &kMemorySyncWait,
-     &kFrequentSmallCommunication});
+    {&kLateSender,        &kLateReceiver,      &kWrongOrder,    &kEarlyWait,
+     &kWaitAtBarrier,     &kBarrierCompletion, &kWaitAtNxN,     &kNxNCompletion,
+     &kWaitAtNeighbor,    &kLateBroadcast,     &kEarlyReduce,   &kEarlyScan,
+     &kSendrecvCandidate, &kLockContention,    &kLateWaitUntil, &kMemorySyncWait,
+     &kRmaWaitAtFence,    &kRmaEarlyFence,     &kRmaLatePost,   &kRmaEarlyWait,
+     &kRmaLateComplete,   &kRmaWaitAtCreate,   &kRmaWaitAtFree, &kFrequentSmallCommunication});
 
 std::span<const Pattern* const> pattern_catalog();
 

@@ -1,6 +1,8 @@
 // lock_contention: time a process spent acquiring a lock while another process held it
 // (Akopyan and Andreev, ISP RAS, synchronization patterns of UPC programs: lock contention;
-// the same for OpenSHMEM's shmem_set_lock and MPI's window locks).
+// the same for OpenSHMEM's shmem_set_lock and MPI's window locks, Scalasca's RMA lock
+// competition). A lock is a lock id on a window (an MPI window lock is the lock of one target
+// rank); shared holds (MPI_LOCK_SHARED, MPI_Win_lock_all) exclude only exclusive requests.
 #include <algorithm>
 #include <unordered_map>
 
@@ -14,35 +16,51 @@ namespace {
 struct Hold {
   TimeNs begin, end;
   std::uint32_t loc;
+  bool shared;
 };
 
-// Every lock's holds, by lock (op_tag), in time order. The holds of one lock exclude each other,
-// so their ends are in time order too.
-std::unordered_map<std::int32_t, std::vector<Hold>> lock_holds(const Trace& trace) {
-  std::unordered_map<std::int32_t, std::vector<Hold>> holds;
+// A lock: the window's communicator and the lock id (op_comm, op_tag).
+using LockKey = std::uint64_t;
+LockKey lock_key(const Location& l, std::uint32_t op) {
+  return (std::uint64_t{l.op_comm[op]} << 32) | static_cast<std::uint32_t>(l.op_tag[op]);
+}
+bool shared_lock(const Location& l, std::uint32_t op) {
+  return l.op_bytes[op] != 0;
+}
+
+// A lock's holds in time order of acquisition, and the longest of them.
+struct Holds {
+  std::vector<Hold> holds;
+  TimeNs longest = 0;
+};
+
+std::unordered_map<LockKey, Holds> lock_holds(const Trace& trace) {
+  std::unordered_map<LockKey, Holds> holds;
   for (std::uint32_t loc = 0; loc < trace.locations.size(); ++loc) {
     const Location& l = trace.locations[loc];
-    std::unordered_map<std::int32_t, TimeNs> acquired;
+    std::unordered_map<LockKey, std::pair<TimeNs, bool>> acquired;
     for (std::uint32_t op = 0; op < l.ops(); ++op) {
       if (l.op_kind[op] == OpKind::RmaLockAcquire) {
-        acquired[l.op_tag[op]] = l.op_time[op];
+        acquired[lock_key(l, op)] = {l.op_time[op], shared_lock(l, op)};
       } else if (l.op_kind[op] == OpKind::RmaLockRelease) {
-        const auto it = acquired.find(l.op_tag[op]);
+        const auto it = acquired.find(lock_key(l, op));
         if (it == acquired.end()) continue;
-        holds[l.op_tag[op]].push_back({it->second, l.op_time[op], loc});
+        Holds& lock = holds[it->first];
+        lock.holds.push_back({it->second.first, l.op_time[op], loc, it->second.second});
+        lock.longest = std::max(lock.longest, l.op_time[op] - it->second.first);
         acquired.erase(it);
       }
     }
   }
   for (auto& [lock, list] : holds)
-    std::sort(list.begin(), list.end(),
+    std::sort(list.holds.begin(), list.holds.end(),
               [](const Hold& a, const Hold& b) { return a.begin < b.begin; });
   return holds;
 }
 
 // lock_contention
 //   idle = Σ over other processes' holds h of |[Start(acquire), Acquired] ∩ [Acquired(h),
-//   Released(h)]|
+//   Released(h)]|, holds of a shared lock not counted for a shared request
 // peers: the processes that held the lock meanwhile.
 void find_lock_contention(const RuleContext& context, InstanceSink& sink) {
   const Trace& trace = context.trace;
@@ -55,19 +73,24 @@ void find_lock_contention(const RuleContext& context, InstanceSink& sink) {
       for (const std::uint32_t op : ops_of_call(trace, loc, call)) {
         if (l.op_kind[op] == OpKind::RmaLockRequest && request == kNone) request = op;
         if (l.op_kind[op] == OpKind::RmaLockAcquire && request != kNone &&
-            l.op_tag[op] == l.op_tag[request])
+            lock_key(l, op) == lock_key(l, request))
           acquire = op;
       }
       if (acquire == kNone) continue;
-      const auto list = holds.find(l.op_tag[acquire]);
+      const auto list = holds.find(lock_key(l, acquire));
       if (list == holds.end()) continue;
+      const bool shared = shared_lock(l, acquire);
       const TimeNs begin = l.call_enter[call], end = l.op_time[acquire];
-      auto h = std::partition_point(list->second.begin(), list->second.end(),
-                                    [&](const Hold& hold) { return hold.end <= begin; });
       TimeNs idle = 0;
       peers.clear();
-      for (; h != list->second.end() && h->begin < end; ++h) {
-        if (h->loc == loc) continue;
+      // Holds are sorted by acquisition; shared ones may overlap, so their ends are not sorted,
+      // but none that began more than the longest hold before `begin` reaches it.
+      const std::vector<Hold>& all = list->second.holds;
+      auto h = std::partition_point(all.begin(), all.end(), [&](const Hold& hold) {
+        return hold.begin < begin - list->second.longest;
+      });
+      for (; h != all.end() && h->begin < end; ++h) {
+        if (h->loc == loc || h->end <= begin || (shared && h->shared)) continue;
         const TimeNs overlap = std::min(end, h->end) - std::max(begin, h->begin);
         if (overlap <= 0) continue;
         idle += overlap;
@@ -84,7 +107,8 @@ void find_lock_contention(const RuleContext& context, InstanceSink& sink) {
 const Pattern kLockContention{
     .id = "lock_contention",
     .description =
-        "A lock acquisition (shmem_set_lock, upc_lock) waited while another process held the lock.",
+        "A lock acquisition (shmem_set_lock, upc_lock, MPI_Win_lock) waited while another "
+        "process held the lock.",
     .formula =
         "Σ over other holders of |[Start(acquire), Acquired] ∩ [Acquired, Released] of the holder|",
     .peer_role = "lock holder",

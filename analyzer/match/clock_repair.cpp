@@ -214,6 +214,9 @@ class ClockCondition {
             if (j < inst.count) cap(m[j], at(m[i].exit));
         break;
       case CollFamily::Prefix:
+      case CollFamily::Fence:
+      case CollFamily::WindowCreate:
+      case CollFamily::WindowFree:
       case CollFamily::Other:
         break;
     }

@@ -60,6 +60,9 @@ void for_each_collective_dependency(CollFamily family, std::uint32_t count, std:
         if (latest != std::numeric_limits<TimeNs>::min()) depends(i, latest);
       }
       break;
+    case CollFamily::Fence:
+    case CollFamily::WindowCreate:
+    case CollFamily::WindowFree:
     case CollFamily::Other:
       break;
   }

@@ -66,6 +66,9 @@ void for_each_gate(const Trace& trace, const Matching& matching, const ReplayGra
             if (source != kNone && source != call) add(call, source);
           }
           break;
+        case CollFamily::Fence:
+        case CollFamily::WindowCreate:
+        case CollFamily::WindowFree:
         case CollFamily::Other:
           break;
       }

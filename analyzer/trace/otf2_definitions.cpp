@@ -397,6 +397,8 @@ void resolve_comms(const RawDefinitions& raw, Trace& trace, Definitions& defs) {
       }
     }
     defs.comm.set(c.ref, static_cast<std::uint32_t>(trace.comms.size()));
+    if (defs.group[c.group] == kNone)
+      defs.group.set(c.group, static_cast<std::uint32_t>(trace.comms.size()));
     trace.comms.push_back(std::move(comm));
   }
 }

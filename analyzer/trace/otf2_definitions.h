@@ -35,6 +35,7 @@ struct Definitions {
   RefIndex callsite;                      // CallingContext → Trace::callsites
   RefIndex comm;                          // Comm → Trace::comms
   RefIndex window;                        // RmaWin → Trace::comms (the window's communicator)
+  RefIndex group;  // Group → Trace::comms (the first communicator over it; RmaGroupSync)
   OTF2_AttributeRef callsite_attribute = OTF2_UNDEFINED_ATTRIBUTE;
   OTF2_AttributeRef pcontrol_level_attribute = OTF2_UNDEFINED_ATTRIBUTE;
   std::vector<std::uint64_t> expected_events;  // per Trace::locations, from Location

@@ -190,6 +190,13 @@ class EventLoader {
     return c;
   }
 
+  // Index into Trace::comms of the communicator over an OTF2 group, or kNone.
+  std::uint32_t group(OTF2_GroupRef ref) {
+    const std::uint32_t c = ctx_.defs.group[ref];
+    if (c == kNone) ++unknown_refs_;
+    return c;
+  }
+
   // A rank within communicator `comm` as a world rank; kNoWorldRank when it cannot be translated
   // (unknown communicator, MPI_PROC_NULL, a root constant such as OTF2_COLLECTIVE_ROOT_NONE).
   std::int32_t world_rank(std::uint32_t comm, std::uint32_t rank) const {
@@ -431,9 +438,24 @@ OTF2_CallbackCode on_rma_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, std:
 template <OpKind kind>
 OTF2_CallbackCode on_rma_lock(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                               OTF2_AttributeList*, OTF2_RmaWinRef win, std::uint32_t,
-                              std::uint64_t lock, OTF2_LockType) {
+                              std::uint64_t lock, OTF2_LockType type) {
   return guarded(d, pos, t, [&](EventLoader& l) {
-    l.op(t, {.kind = kind, .comm = l.window(win), .tag = rma_lock_tag(lock)});
+    l.op(t, {.kind = kind,
+             .comm = l.window(win),
+             .tag = rma_lock_tag(lock),
+             .bytes = type == OTF2_LOCK_SHARED ? 1u : 0u});
+  });
+}
+
+// MPI_Win_post/start/complete/wait: the epoch's group becomes the op's communicator, the
+// window's communicator its tag.
+OTF2_CallbackCode on_rma_group_sync(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
+                                    OTF2_AttributeList*, OTF2_RmaSyncLevel, OTF2_RmaWinRef win,
+                                    OTF2_GroupRef group) {
+  return guarded(d, pos, t, [&](EventLoader& l) {
+    l.op(t, {.kind = OpKind::RmaGroupSync,
+             .comm = l.group(group),
+             .tag = static_cast<std::int32_t>(l.window(win))});
   });
 }
 
@@ -489,6 +511,7 @@ OTF2_EvtReaderCallbacks* event_callbacks() {
   OTF2_EvtReaderCallbacks_SetRmaReleaseLockCallback(cb, on_rma_release_lock);
   OTF2_EvtReaderCallbacks_SetRmaWaitChangeCallback(cb, on_rma_wait_change);
   OTF2_EvtReaderCallbacks_SetRmaSyncCallback(cb, on_rma_sync);
+  OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(cb, on_rma_group_sync);
   return cb;
 }
 

@@ -220,12 +220,21 @@ std::uint32_t TraceBuilder::atomic(CallRef c, int target, std::uint64_t sent,
   return op;
 }
 
-std::uint32_t TraceBuilder::lock(CallRef c, OpKind kind, std::uint64_t lock) {
+std::uint32_t TraceBuilder::lock(CallRef c, OpKind kind, std::uint64_t lock, bool shared,
+                                 std::uint32_t comm) {
   const bool at_leave = kind == OpKind::RmaLockAcquire || kind == OpKind::RmaLockTry;
   const Location& l = loc(c);
   const auto op = add_op(c, kind, at_leave ? l.call_leave[c.call] : l.call_enter[c.call]);
-  loc(c).op_comm[op] = 0;
+  loc(c).op_comm[op] = comm;
   loc(c).op_tag[op] = rma_lock_tag(lock);
+  loc(c).op_bytes[op] = shared ? 1 : 0;
+  return op;
+}
+
+std::uint32_t TraceBuilder::group_sync(CallRef c, std::uint32_t group, std::uint32_t window_comm) {
+  const auto op = add_op(c, OpKind::RmaGroupSync, loc(c).call_leave[c.call]);
+  loc(c).op_comm[op] = group;
+  loc(c).op_tag[op] = static_cast<std::int32_t>(window_comm);
   return op;
 }
 

@@ -63,7 +63,11 @@ class TraceBuilder {
   std::uint32_t get(CallRef c, int target, std::uint64_t bytes, std::uint32_t comm = 0);
   std::uint32_t atomic(CallRef c, int target, std::uint64_t sent, std::uint64_t received,
                        std::uint32_t comm = 0);
-  std::uint32_t lock(CallRef c, OpKind kind, std::uint64_t lock);
+  std::uint32_t lock(CallRef c, OpKind kind, std::uint64_t lock, bool shared = false,
+                     std::uint32_t comm = 0);
+  // MPI_Win_post/start/complete/wait: an RmaGroupSync at leave naming the epoch's group (a
+  // communicator over its members) and the window's communicator.
+  std::uint32_t group_sync(CallRef c, std::uint32_t group, std::uint32_t window_comm = 0);
   std::uint32_t wait_change(CallRef c);
   std::uint32_t memory_sync(CallRef c);  // a fence or quiet, at leave
 

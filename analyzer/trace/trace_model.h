@@ -42,6 +42,13 @@ enum class RegionClass : std::uint8_t {
   Probe,                  // MPI_Probe, Iprobe, Mprobe, Improbe
   Collective,             // blocking collectives (incl. neighborhood)
   NonblockingCollective,  // MPI_Ibarrier, MPI_Ibcast, … (the posting call)
+  // General active target synchronization of MPI windows (their RmaGroupSync records name the
+  // epoch's group): the exposure epoch MPI_Win_post … MPI_Win_wait (or a successful
+  // MPI_Win_test) of a target, the access epoch MPI_Win_start … MPI_Win_complete of an origin.
+  RmaPost,
+  RmaStart,
+  RmaComplete,
+  RmaWait,
 };
 
 enum class SendMode : std::uint8_t { None, Standard, Buffered, Synchronous, Ready };
@@ -117,12 +124,14 @@ enum class OpKind : std::uint8_t {
   RmaPut,          // RmaPut        peer = target, bytes
   RmaGet,          // RmaGet        peer = target, bytes_received
   RmaAtomic,       // RmaAtomic     peer = target, bytes, bytes_received
-  RmaLockRequest,  // RmaRequestLock  tag = lock (see rma_lock_tag)
-  RmaLockAcquire,  // RmaAcquireLock  tag = lock
+  RmaLockRequest,  // RmaRequestLock  tag = lock (see rma_lock_tag), bytes = 1 if shared
+  RmaLockAcquire,  // RmaAcquireLock  tag = lock, bytes = 1 if shared
   RmaLockTry,      // RmaTryLock      tag = lock (an attempt that failed)
   RmaLockRelease,  // RmaReleaseLock  tag = lock
   RmaWaitChange,   // RmaWaitChange   this process waited for its memory to change
   RmaSync,         // RmaSync         quiet/fence: completion or ordering of its operations
+  RmaGroupSync,    // RmaGroupSync    comm = the group (as a communicator), tag = the window's
+                   //                 communicator (MPI_Win_post/start/complete/wait)
 };
 
 // An OTF2 lock id folded into op_tag: lock ids are 64-bit, tags 32-bit.
@@ -166,7 +175,13 @@ enum class CollFamily : std::uint8_t {
   NToOne,    // Reduce, Gather(v): the root needs everyone
   Prefix,    // Scan, Exscan: the member of rank i needs ranks 0..i
   Neighbor,  // neighborhood collectives: a member needs its in-neighbors (the topology's)
-  Other,     // communicator creation/destruction, unknown: no stated dependency
+  // One-sided collectives over an MPI window (region role RMA): MPI_Win_fence, window creation
+  // and MPI_Win_free. MPI does not require them to synchronize (a fence may return as soon as
+  // this process's operations completed), so they state no dependency.
+  Fence,
+  WindowCreate,
+  WindowFree,
+  Other,  // communicator creation/destruction, unknown: no stated dependency
 };
 
 constexpr CollFamily collective_family(CollOp op) {
@@ -202,6 +217,9 @@ constexpr CollFamily collective_family(CollOp op) {
 // are recorded with the operation whose data movement they share (MPI_Neighbor_allgather as
 // Allgather) in a region of role COLL_OTHER, which no all-to-all collective has.
 constexpr CollFamily collective_family(CollOp op, RegionRole role) {
+  if (role == RegionRole::Rma && op == CollOp::Barrier) return CollFamily::Fence;
+  if (role == RegionRole::Rma && op == CollOp::CreateHandle) return CollFamily::WindowCreate;
+  if (role == RegionRole::Rma && op == CollOp::DestroyHandle) return CollFamily::WindowFree;
   const CollFamily family = collective_family(op);
   return family == CollFamily::NxN && role == RegionRole::CollOther ? CollFamily::Neighbor : family;
 }

@@ -6,6 +6,7 @@
 #include "mpi/comms.h"
 #include "mpi/completion.h"
 #include "mpi/lifecycle.h"
+#include "mpi/one_sided.h"
 #include "mpi/point_to_point.h"
 #include "mpi/semantics.h"
 #include "mpi/status_slot.h"

@@ -7,15 +7,20 @@
 #include "mpi/comms.h"
 #include "mpi/mpi_process_group.h"
 #include "mpi/semantics.h"
+#include "mpi/windows.h"
 #include "record/recorder.h"
 
 namespace collwrap::tracer {
 
 namespace {
 
-// The communicators, for the archive's Group and Comm definitions.
+// The communicators, windows and RMA synchronization groups, for the archive's Group, Comm and
+// RmaWin definitions.
 AdapterDefinitions mpi_definitions() {
-  return {semantics().comms.snapshot(), {}};
+  AdapterDefinitions d = windows().snapshot();
+  std::vector<GroupInfo> comms = semantics().comms.snapshot();
+  d.groups.insert(d.groups.begin(), comms.begin(), comms.end());
+  return d;
 }
 
 }  // namespace

@@ -100,7 +100,7 @@ P2P = "POINT2POINT"
 ANALYSIS = {}
 
 # Variables the snippets declare; gen_wrappers.py renames parameters spelled the same.
-LOCALS = {"status_slot", "done", "call", "matched"}
+LOCALS = {"status_slot", "done", "call", "matched", "freed"}
 
 
 def _add(names, semantics, analysis=None):
@@ -340,6 +340,48 @@ _add("MPI_Comm_free MPI_Comm_disconnect", Semantics(
     untraced=True, before="handle_comm_freed(semantics(), {comm});"))
 _add("MPI_Comm_set_name", Semantics(
     untraced=True, after="handle_comm_named(semantics(), rc, {comm}, {comm_name});"))
+
+# --- One-sided communication (RMA) --------------------------------------------------------------
+# Windows, transfers and synchronization as OTF2's Rma* records (wrappers/mpi/one_sided.h). The
+# region classes tell the analyzer the roles of general active target synchronization.
+RMA = "RMA"
+for _name, _comm in [("Win_create", "comm"), ("Win_allocate", "comm"),
+                     ("Win_allocate_shared", "comm"), ("Win_create_dynamic", "comm")]:
+    _add("MPI_" + _name, Semantics(
+        RMA, before="handle_win_collective_begin(c);",
+        after=f"handle_win_created(c, rc, {{{_comm}}}, {{win}});"))
+_add("MPI_Win_free", Semantics(
+    RMA, prepare="WindowEntry* freed = nullptr;", before="freed = handle_win_free_begin(c, {win});",
+    after="handle_win_freed(c, rc, freed);"))
+_add("MPI_Win_fence", Semantics(
+    RMA, before="handle_win_collective_begin(c);", after="handle_win_fence(c, rc, {win});"))
+_add("MPI_Win_post", Semantics(RMA, after="handle_win_post(c, rc, {group}, {win});"), "RmaPost")
+_add("MPI_Win_start", Semantics(RMA, after="handle_win_start(c, rc, {group}, {win});"),
+     "RmaStart")
+_add("MPI_Win_complete", Semantics(RMA, after="handle_win_complete(c, rc, {win});"),
+     "RmaComplete")
+_add("MPI_Win_wait", Semantics(RMA, after="handle_win_wait(c, rc, {win});"), "RmaWait")
+_add("MPI_Win_test", Semantics(RMA, after="handle_win_wait(c, rc, {win}, {flag});"), "RmaWait")
+_add("MPI_Win_lock", Semantics(
+    RMA, after="handle_win_lock(c, rc, {lock_type}, {rank}, {win});"))
+_add("MPI_Win_unlock", Semantics(RMA, after="handle_win_unlock(c, rc, {rank}, {win});"))
+_add("MPI_Win_lock_all", Semantics(RMA, after="handle_win_lock_all(c, rc, {win});"))
+_add("MPI_Win_unlock_all", Semantics(RMA, after="handle_win_unlock_all(c, rc, {win});"))
+# Transfers: (kind, elements sent, elements fetched, datatype, target).
+_RMA_TRANSFERS = {
+    "Put": ("Put", "{origin_count}", "0", "{origin_datatype}"),
+    "Get": ("Get", "0", "{origin_count}", "{origin_datatype}"),
+    "Accumulate": ("Atomic", "{origin_count}", "0", "{origin_datatype}"),
+    "Get_accumulate": ("Atomic", "{origin_count}", "{result_count}", "{origin_datatype}"),
+    "Fetch_and_op": ("Atomic", "1", "1", "{datatype}"),
+    "Compare_and_swap": ("Atomic", "1", "1", "{datatype}"),
+}
+for _name, (_kind, _sent, _fetched, _type) in _RMA_TRANSFERS.items():
+    _after = (f"handle_rma(c, rc, RmaTransfer::{_kind}, {_sent}, {_type}, {_fetched}, "
+              "{target_rank}, {win});")
+    _add("MPI_" + _name, Semantics(RMA, after=_after))
+    if _name in ("Put", "Get", "Accumulate", "Get_accumulate"):
+        _add("MPI_R" + _name[0].lower() + _name[1:], Semantics(RMA, after=_after))
 
 # --- Datatypes -----------------------------------------------------------------------------------
 # Handlers remember datatype sizes per thread; a freed handle may come back for another type, so

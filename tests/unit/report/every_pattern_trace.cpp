@@ -83,20 +83,63 @@ Trace every_pattern_trace() {
     b.put(
         b.call(1, "shmem_long_p", ms(80) + 10'000 * i, ms(80) + 10'000 * i + 5'000, kAppFile, 120),
         2, 8);
+  // MPI windows. rma_wait_at_fence: rank 3 enters the closing fence 3 ms late; rma_early_fence:
+  // ranks 0 and 1 (rank 0 put to rank 1 in the epoch) stay 0.5 ms after it entered.
+  for (const char* function : {"MPI_Win_fence", "MPI_Win_create", "MPI_Win_free"})
+    b.role(function, RegionRole::Rma);
+  collective(b, "MPI_Win_fence", CollOp::Barrier, 129, {ms(84.01), ms(84.01), ms(84.01), ms(84.01)},
+             {ms(84.01), ms(84.01), ms(84.01), ms(84.01)});
+  b.put(b.call(0, "MPI_Put", ms(84.5), ms(84.51), kAppFile, 131), 1, 8);
+  collective(b, "MPI_Win_fence", CollOp::Barrier, 130, {ms(85), ms(85), ms(85), ms(88)},
+             {ms(88.5), ms(88.5), ms(88.1), ms(88.1)});
+  // rma_wait_at_create (rank 3 1 ms late) and rma_wait_at_free (rank 2 1 ms late).
+  collective(b, "MPI_Win_create", CollOp::CreateHandle, 140, {ms(90), ms(90), ms(90), ms(91)},
+             {ms(91.1), ms(91.1), ms(91.1), ms(91.1)});
+  collective(b, "MPI_Win_free", CollOp::DestroyHandle, 141, {ms(92), ms(92), ms(93), ms(92)},
+             {ms(93.1), ms(93.1), ms(93.1), ms(93.1)});
+  // rma_late_post: origin 0's MPI_Win_complete waits 1.98 ms for target 1's post.
+  // rma_early_wait and rma_late_complete: target 3 waits 2.98 ms for origin 2's complete, 1.8 ms
+  // of it after origin 2's last put.
+  const std::uint32_t to1 = b.comm({1}), from0 = b.comm({0}), to3 = b.comm({3}),
+                      from2 = b.comm({2});
+  b.group_sync(b.call(0, "MPI_Win_start", ms(95), ms(95.01), kAppFile, 150), to1);
+  b.group_sync(b.call(0, "MPI_Win_complete", ms(95.02), ms(97.1), kAppFile, 151), to1);
+  b.group_sync(b.call(1, "MPI_Win_post", ms(97), ms(97.01), kAppFile, 152), from0);
+  b.group_sync(b.call(1, "MPI_Win_wait", ms(97.02), ms(99), kAppFile, 153), from0);
+  b.group_sync(b.call(2, "MPI_Win_start", ms(95), ms(95.01), kAppFile, 154), to3);
+  b.put(b.call(2, "MPI_Put", ms(95.1), ms(95.2), kAppFile, 155), 3, 8);
+  b.group_sync(b.call(2, "MPI_Win_complete", ms(97), ms(97.1), kAppFile, 156), to3);
+  b.group_sync(b.call(3, "MPI_Win_post", ms(94), ms(94.01), kAppFile, 157), from2);
+  b.group_sync(b.call(3, "MPI_Win_wait", ms(94.02), ms(97.2), kAppFile, 158), from2);
   return b.finish();
 }
 
 const std::vector<ExpectedFinding>& every_pattern_expected() {
   static const std::vector<ExpectedFinding> expected = {
-      {"late_sender", 0, 10, 0.008},         {"wrong_order", 0, 10, 0.008},
-      {"late_receiver", 2, 20, 0.007},       {"early_wait", 2, 31, 0.00598},
-      {"wait_at_barrier", 0, 40, 0.005},     {"barrier_completion", 3, 40, 0.0019},
-      {"wait_at_nxn", 0, 50, 0.003},         {"nxn_completion", 3, 50, 0.0019},
-      {"wait_at_neighbor", 1, 85, 0.002},    {"late_broadcast", 1, 60, 0.002},
-      {"early_reduce", 0, 70, 0.003},        {"early_scan", 1, 80, 0.002},
+      {"late_sender", 0, 10, 0.008},
+      {"wrong_order", 0, 10, 0.008},
+      {"late_receiver", 2, 20, 0.007},
+      {"early_wait", 2, 31, 0.00598},
+      {"wait_at_barrier", 0, 40, 0.005},
+      {"barrier_completion", 3, 40, 0.0019},
+      {"wait_at_nxn", 0, 50, 0.003},
+      {"nxn_completion", 3, 50, 0.0019},
+      {"wait_at_neighbor", 1, 85, 0.002},
+      {"late_broadcast", 1, 60, 0.002},
+      {"early_reduce", 0, 70, 0.003},
+      {"early_scan", 1, 80, 0.002},
       {"sendrecv_candidate", 0, 90, 0.00199},
-      {"lock_contention", 2, 100, 0.004},    {"late_wait_until", 3, 110, 0.008},
-      {"memory_sync_wait", 0, 112, 0.00099}, {"frequent_small_communication", 1, 120, 0.0005},
+      {"lock_contention", 2, 100, 0.004},
+      {"late_wait_until", 3, 110, 0.008},
+      {"memory_sync_wait", 0, 112, 0.00099},
+      {"frequent_small_communication", 1, 120, 0.0005},
+      {"rma_wait_at_fence", 0, 130, 0.003},
+      {"rma_early_fence", 0, 130, 0.0005},
+      {"rma_wait_at_create", 0, 140, 0.001},
+      {"rma_wait_at_free", 0, 141, 0.001},
+      {"rma_late_post", 0, 151, 0.00198},
+      {"rma_early_wait", 3, 158, 0.00298},
+      {"rma_late_complete", 3, 158, 0.0018},
   };
   return expected;
 }

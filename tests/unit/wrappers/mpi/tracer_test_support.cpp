@@ -78,6 +78,55 @@ void ThreadRecorder::nbc_complete(Ticks t, CollectiveOp op, CommRef comm, std::u
   append(state, {Record::Kind::NbcComplete, root, comm, 0, sent, received, req, op}, t);
 }
 
+void ThreadRecorder::rma_win_create(Ticks t, WindowRef win) noexcept {
+  append(state, {.kind = Record::Kind::RmaWinCreate, .comm = win}, t);
+}
+void ThreadRecorder::rma_win_destroy(Ticks t, WindowRef win) noexcept {
+  append(state, {.kind = Record::Kind::RmaWinDestroy, .comm = win}, t);
+}
+void ThreadRecorder::rma_put(Ticks t, WindowRef win, std::uint32_t remote, std::uint64_t bytes,
+                             RmaMatchId match) noexcept {
+  append(state, {Record::Kind::RmaPut, remote, win, 0, bytes, 0, match}, t);
+}
+void ThreadRecorder::rma_get(Ticks t, WindowRef win, std::uint32_t remote, std::uint64_t bytes,
+                             RmaMatchId match) noexcept {
+  append(state, {Record::Kind::RmaGet, remote, win, 0, 0, bytes, match}, t);
+}
+void ThreadRecorder::rma_atomic(Ticks t, WindowRef win, std::uint32_t remote, RmaAtomicType,
+                                std::uint64_t sent, std::uint64_t received,
+                                RmaMatchId match) noexcept {
+  append(state, {Record::Kind::RmaAtomic, remote, win, 0, sent, received, match}, t);
+}
+void ThreadRecorder::rma_op_complete_non_blocking(Ticks t, WindowRef win,
+                                                  RmaMatchId match) noexcept {
+  append(state, {.kind = Record::Kind::RmaOpCompleteNonBlocking, .comm = win, .request = match}, t);
+}
+void ThreadRecorder::rma_collective_begin(Ticks t) noexcept {
+  append(state, {.kind = Record::Kind::RmaCollectiveBegin}, t);
+}
+void ThreadRecorder::rma_collective_end(Ticks t, CollectiveOp op, RmaSyncLevel, WindowRef win,
+                                        std::uint32_t root, std::uint64_t sent,
+                                        std::uint64_t received) noexcept {
+  append(state, {Record::Kind::RmaCollectiveEnd, root, win, 0, sent, received, 0, op}, t);
+}
+void ThreadRecorder::rma_group_sync(Ticks t, RmaSyncLevel, WindowRef win, GroupRef group) noexcept {
+  append(state, {.kind = Record::Kind::RmaGroupSync, .comm = win, .tag = group}, t);
+}
+void ThreadRecorder::rma_request_lock(Ticks t, WindowRef win, std::uint32_t remote,
+                                      std::uint64_t lock, RmaLockType type) noexcept {
+  append(state,
+         {Record::Kind::RmaRequestLock, remote, win, std::uint32_t(lock), std::uint64_t(type)}, t);
+}
+void ThreadRecorder::rma_acquire_lock(Ticks t, WindowRef win, std::uint32_t remote,
+                                      std::uint64_t lock, RmaLockType type) noexcept {
+  append(state,
+         {Record::Kind::RmaAcquireLock, remote, win, std::uint32_t(lock), std::uint64_t(type)}, t);
+}
+void ThreadRecorder::rma_release_lock(Ticks t, WindowRef win, std::uint32_t remote,
+                                      std::uint64_t lock) noexcept {
+  append(state, {Record::Kind::RmaReleaseLock, remote, win, std::uint32_t(lock)}, t);
+}
+
 // The generated wrappers are linked into this binary but never called: thread_recorder()
 // (inline in recorder.h) finds recording off.
 constinit std::atomic<bool> detail::g_recording{false};

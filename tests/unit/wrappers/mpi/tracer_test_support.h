@@ -29,6 +29,20 @@ struct Record {
     CollectiveEnd,
     NbcRequest,
     NbcComplete,
+    // One-sided: comm = the window (WindowRef), peer = the remote rank; RmaGroupSync's tag is
+    // its group, lock records' tag the lock id.
+    RmaWinCreate,
+    RmaWinDestroy,
+    RmaPut,
+    RmaGet,
+    RmaAtomic,
+    RmaOpCompleteNonBlocking,
+    RmaCollectiveBegin,
+    RmaCollectiveEnd,
+    RmaGroupSync,
+    RmaRequestLock,
+    RmaAcquireLock,
+    RmaReleaseLock,
   };
   Kind kind;
   std::uint32_t peer = kUndefinedRank;  // receiver, sender or root
@@ -38,7 +52,8 @@ struct Record {
   std::uint64_t received = 0;  // collectives
   RequestId request = 0;
   CollectiveOp op = CollectiveOp::Barrier;
-  Ticks time = 0;  // completion records only (IsendComplete, Irecv, tests, cancels, NbcComplete)
+  Ticks time = 0;  // completion records only (IsendComplete, Irecv, tests, cancels, NbcComplete),
+                   // and every one-sided record
 };
 
 // A recorder whose records land in `records()`.
