@@ -166,7 +166,8 @@ class CauseFinder {
     return spread;
   }
 
-  RootCause estimate(const Candidate& c, const DelayCosts& costs) {
+  // What every cause reports before its gain is estimated.
+  RootCause described(const Candidate& c) const {
     const Location& l = trace_.locations[c.loc];
     RootCause cause;
     cause.segment = describe_segment(trace_, types_, c.type);
@@ -176,6 +177,18 @@ class CauseFinder {
     cause.segment_time_s = seconds(c.time);
     cause.short_term_cost_s = c.short_term * 1e-9;
     cause.long_term_cost_s = c.long_term * 1e-9;
+    return cause;
+  }
+
+  // The gain of a replay that ended at `end`.
+  void set_gain(RootCause& cause, TimeNs end) const {
+    cause.gain_s = seconds(recorded_.end - end);
+    cause.gain_percent =
+        100.0 * *cause.gain_s / std::max(1e-12, seconds(recorded_.end - trace_.begin));
+  }
+
+  RootCause estimate(const Candidate& c, const DelayCosts& costs) {
+    RootCause cause = described(c);
     if (c.time <= 0) return cause;
     const auto is_candidate = [&](std::uint32_t g) {
       return graph_.call_loc[g] == c.loc && end_of_type_[types_.type_of_call[g]] == c.end;
@@ -203,9 +216,7 @@ class CauseFinder {
     } else {
       return cause;
     }
-    cause.gain_s = seconds(recorded_.end - end);
-    cause.gain_percent =
-        100.0 * *cause.gain_s / std::max(1e-12, seconds(recorded_.end - trace_.begin));
+    set_gain(cause, end);
     return cause;
   }
 
@@ -234,17 +245,9 @@ class CauseFinder {
     const auto mean = [&](std::uint32_t i) {
       return static_cast<double>(sum[i]) / static_cast<double>(count[i]);
     };
-    const Location& l = trace_.locations[c.loc];
-    RootCause cause;
-    cause.segment = describe_segment(trace_, types_, c.type);
-    cause.rank = l.rank;
-    cause.thread = l.thread;
-    cause.occurrences = c.occurrences;
-    cause.segment_time_s = seconds(c.time);
+    RootCause cause = described(c);
     cause.others_mean_time_s =
         (seconds(type_time_[c.end]) - cause.segment_time_s) / (type_locations_[c.end] - 1);
-    cause.short_term_cost_s = c.short_term * 1e-9;
-    cause.long_term_cost_s = c.long_term * 1e-9;
     cause.gain_basis = GainBasis::RanksMean;
     double target = 0;
     loc = kNone;
@@ -256,9 +259,7 @@ class CauseFinder {
       return length > 0 ? static_cast<float>(mean(i) / static_cast<double>(length)) : 1.0f;
     });
     cause.target_time_s = target * 1e-9;
-    cause.gain_s = seconds(recorded_.end - end);
-    cause.gain_percent =
-        100.0 * *cause.gain_s / std::max(1e-12, seconds(recorded_.end - trace_.begin));
+    set_gain(cause, end);
     return cause;
   }
 
