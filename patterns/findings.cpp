@@ -5,6 +5,7 @@
 
 #include "finding_aggregator.h"
 #include "finding_text.h"
+#include "parallel_for.h"
 #include "result_units.h"
 #include "run_patterns.h"
 
@@ -98,13 +99,22 @@ void sort_findings(std::vector<Finding>& findings) {
 }  // namespace
 
 Findings find_findings(const Trace& trace, const Matching& matching,
-                       const FindingSettings& settings) {
-  FindingAggregator aggregator(trace, settings.top_instances);
+                       const FindingSettings& settings, unsigned threads) {
+  const std::size_t rules = settings.patterns.size();
+  std::vector<FindingAggregator> aggregators;
+  aggregators.reserve(rules);
+  for (std::size_t i = 0; i < rules; ++i) aggregators.emplace_back(trace, settings.top_instances);
+  std::vector<std::uint64_t> dropped(rules, 0);
+  parallel_for(rules, threads, [&](std::size_t i) {
+    dropped[i] = run_patterns(trace, matching, settings.rules,
+                              std::span(settings.patterns).subspan(i, 1), aggregators[i]);
+  });
   Findings out;
-  out.instances_below_min_wait =
-      run_patterns(trace, matching, settings.rules, settings.patterns, aggregator);
-  for (const FindingStats& stats : aggregator.findings())
-    out.findings.push_back(finding_of(trace, stats));
+  for (std::size_t i = 0; i < rules; ++i) {
+    out.instances_below_min_wait += dropped[i];
+    for (const FindingStats& stats : aggregators[i].findings())
+      out.findings.push_back(finding_of(trace, stats));
+  }
   sort_findings(out.findings);
   return out;
 }

@@ -23,7 +23,9 @@ struct Findings {
   std::uint64_t instances_below_min_wait = 0;  // dropped by --min-wait
 };
 
+// `threads`: how many rules run at once (0: one per core). Each rule has its own aggregator
+// and the findings are joined in catalog order, so the result does not depend on it.
 Findings find_findings(const Trace& trace, const Matching& matching,
-                       const FindingSettings& settings);
+                       const FindingSettings& settings, unsigned threads = 0);
 
 }  // namespace collwrap

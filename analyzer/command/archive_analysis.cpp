@@ -12,17 +12,17 @@ ArchiveAnalysis analyze_archive(const std::string& path, const AnalysisSettings&
   };
   ArchiveAnalysis a;
   phase("reading");
-  a.trace = read_trace(path, {}, [&](double fraction) {
+  a.trace = read_trace(path, {settings.threads}, [&](double fraction) {
     if (progress) progress->progress(fraction);
   });
   phase("matching");
-  a.matching = match_trace(a.trace);
+  a.matching = match_trace(a.trace, settings.threads);
   if (clock_repair) phase("clock repair");
   // The repair keeps every location's event order, so the pairs stay; matching again
   // recounts the violations the patterns will see.
   if (clock_repair && repair_clocks(a.trace, a.matching).passes > 0) {
     a.matching = {};  // freed first: the old and the new matching are never held together
-    a.matching = match_trace(a.trace);
+    a.matching = match_trace(a.trace, settings.threads);
   }
   a.trace.release_request_ids();
   phase("patterns");

@@ -184,6 +184,11 @@ CommandLine parse_command_line(std::span<const std::string_view> args) {
         throw UsageError("--what-if: " + std::string(e.what()) +
                          "; write e.g. --what-if 'rank=3,segment=solver.c:120,scale=0.5'");
       }
+    } else if (name == "--threads") {
+      const std::uint64_t threads = parse_count(name, take_value());
+      if (threads < 1 || threads > 4096)
+        throw UsageError("--threads needs a number of threads from 1 to 4096");
+      cl.threads = static_cast<unsigned>(threads);
     } else if (name == "--top") {
       cl.top = static_cast<std::size_t>(parse_count(name, take_value()));
     } else {
@@ -258,6 +263,9 @@ std::string usage_text() {
       "  --no-clock-repair          analyze the times as recorded (offsets applied) without\n"
       "                             repairing clock-condition violations (default: repair\n"
       "                             them with the controlled logical clock)\n"
+      "  --threads N                cores to use for reading, matching, the rules and the\n"
+      "                             root causes; the results do not depend on it (default:\n"
+      "                             every core of the machine)\n"
       "  --quiet, -q                no summary on the terminal, and no progress (shown on\n"
       "                             standard error when it is a terminal and the analysis\n"
       "                             takes more than about 2 s)\n"

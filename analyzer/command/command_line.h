@@ -38,6 +38,7 @@ struct CommandLine {
   bool quiet = false;        // --quiet: no terminal summary
   bool clock_repair = true;  // --no-clock-repair: analyze the times as read
   CauseOptions causes;       // --what-if SPEC (repeatable), --no-causes
+  unsigned threads = 0;      // --threads N; 0: one per core
 
   // The FILE given to a report option ("--sarif"), if any.
   std::optional<std::string> report_path(std::string_view option) const;

@@ -76,8 +76,9 @@ int run(const collwrap::CommandLine& cl) {
   if (progress->enabled()) ticker.emplace(*progress, std::chrono::milliseconds(200));
   collwrap::ArchiveAnalysis analysis;
   try {
-    analysis = collwrap::analyze_archive(cl.trace_path, {cl.rules, cl.patterns, 3, cl.causes},
-                                         cl.clock_repair, &*progress);
+    analysis =
+        collwrap::analyze_archive(cl.trace_path, {cl.rules, cl.patterns, 3, cl.causes, cl.threads},
+                                  cl.clock_repair, &*progress);
   } catch (const collwrap::TraceUsageError& e) {  // its message says what to give instead
     return fail(kExitUsage, e.what());
   } catch (const collwrap::TraceReadError& e) {

@@ -139,10 +139,10 @@ std::uint64_t count_violations(const Trace& trace, const CollectiveInstance& ins
 
 }  // namespace
 
-void match_collectives(const Trace& trace, Matching& m) {
+void match_collectives(const Trace& trace, Matching& m, MatchCounts& counts) {
   Streams streams(trace);
   const std::vector<Participation> parts =
-      collect_participations(trace, m, streams, m.counts.invalid_ops);
+      collect_participations(trace, m, streams, counts.invalid_ops);
   const std::vector<Stream>& all = streams.all();
   const KeyGroups groups = group_by_key(
       parts, all.size(), [](const Participation& p) { return p.stream; },
@@ -192,9 +192,9 @@ void match_collectives(const Trace& trace, Matching& m) {
         m.members.push_back(p->member);
         m.starts.push_back(p->start);
       }
-      m.counts.incomplete_collectives += !inst.complete;
-      m.counts.mismatched_collectives += mismatched;
-      m.counts.clock_violations += count_violations(trace, inst, moves_data, members);
+      counts.incomplete_collectives += !inst.complete;
+      counts.mismatched_collectives += mismatched;
+      counts.clock_violations += count_violations(trace, inst, moves_data, members);
       m.collectives.push_back(inst);
     }
     first = last;

@@ -2,15 +2,35 @@
 
 #include "collective_matching.h"
 #include "p2p_matching.h"
+#include "parallel_for.h"
 #include "request_linkage.h"
 
 namespace collwrap {
 
-Matching match_trace(const Trace& trace) {
+MatchCounts& MatchCounts::operator+=(const MatchCounts& other) {
+  messages += other.messages;
+  unmatched_sends += other.unmatched_sends;
+  unmatched_receives += other.unmatched_receives;
+  incomplete_collectives += other.incomplete_collectives;
+  unmatched_requests += other.unmatched_requests;
+  clock_violations += other.clock_violations;
+  invalid_ops += other.invalid_ops;
+  mismatched_collectives += other.mismatched_collectives;
+  return *this;
+}
+
+Matching match_trace(const Trace& trace, unsigned threads) {
   Matching matching;
-  link_requests(trace, matching);  // both matchers order nonblocking operations by their post
-  match_messages(trace, matching);
-  match_collectives(trace, matching);
+  link_requests(trace, matching, threads);  // both matchers order nonblocking ops by their post
+  MatchCounts collective_counts;
+  // The two matchers fill disjoint parts of the matching; with one thread they run in turn.
+  parallel_for(2, threads, [&](std::size_t task) {
+    if (task == 0)
+      match_messages(trace, matching, matching.counts);
+    else
+      match_collectives(trace, matching, collective_counts);
+  });
+  matching.counts += collective_counts;
   return matching;
 }
 

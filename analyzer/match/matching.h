@@ -54,6 +54,8 @@ struct MatchCounts {
   std::uint64_t clock_violations = 0;
   std::uint64_t invalid_ops = 0;  // p2p/collective ops whose peer or communicator is unknown
   std::uint64_t mismatched_collectives = 0;  // instances whose members disagree on op or root
+
+  MatchCounts& operator+=(const MatchCounts& other);
 };
 
 struct Matching {
@@ -74,7 +76,8 @@ struct Matching {
   MatchCounts counts;
 };
 
-Matching match_trace(const Trace& trace);
+// `threads`: how many cores matching may use (0: one per core). The result does not depend on it.
+Matching match_trace(const Trace& trace, unsigned threads = 0);
 
 // The op that completed a message's send: the IsendComplete of a nonblocking send (invalid if
 // it never completed), the send itself for a blocking one.

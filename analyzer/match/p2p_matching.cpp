@@ -130,10 +130,10 @@ KeyGroups group_endpoints(const Trace& trace, const std::vector<Endpoint>& endpo
 
 }  // namespace
 
-void match_messages(const Trace& trace, Matching& m) {
+void match_messages(const Trace& trace, Matching& m, MatchCounts& counts) {
   KeyNumbers keys;
-  const std::vector<Endpoint> sends = collect_sends(trace, m, keys, m.counts.invalid_ops);
-  const std::vector<Endpoint> receives = collect_receives(trace, m, keys, m.counts.invalid_ops);
+  const std::vector<Endpoint> sends = collect_sends(trace, m, keys, counts.invalid_ops);
+  const std::vector<Endpoint> receives = collect_receives(trace, m, keys, counts.invalid_ops);
   const KeyGroups send_groups =
       group_endpoints(trace, sends, keys.size(), [](const Endpoint& e) { return e.op; });
   const KeyGroups recv_groups =
@@ -148,20 +148,20 @@ void match_messages(const Trace& trace, Matching& m) {
 
   for (std::size_t k = 0; k < keys.size(); ++k) {
     const std::uint32_t n = std::min(send_groups.size(k), recv_groups.size(k));
-    m.counts.unmatched_sends += send_groups.size(k) - n;
-    m.counts.unmatched_receives += recv_groups.size(k) - n;
+    counts.unmatched_sends += send_groups.size(k) - n;
+    counts.unmatched_receives += recv_groups.size(k) - n;
     for (std::uint32_t i = 0; i < n; ++i) {
       const Endpoint& send = sends[send_groups.at(k, i)];
       const Endpoint& recv = receives[recv_groups.at(k, i)];
       // Clock condition: a message cannot be received before it was sent.
-      if (recv.time < send.time) ++m.counts.clock_violations;
+      if (recv.time < send.time) ++counts.clock_violations;
       const auto index = static_cast<std::uint32_t>(m.messages.size());
       m.message_of_op[send.loc][send.op] = index;
       m.message_of_op[recv.loc][recv.op] = index;
       m.messages.push_back({{send.loc, send.op}, {recv.loc, recv.op}});
     }
   }
-  m.counts.messages = m.messages.size();
+  counts.messages = m.messages.size();
 }
 
 }  // namespace collwrap

@@ -10,8 +10,9 @@
 namespace collwrap {
 
 // Needs matching.request_partner (link_requests). Fills messages and message_of_op, and
-// counts messages, unmatched sends/receives, invalid ops and messages received before they
-// were sent (clock violations).
-void match_messages(const Trace& trace, Matching& matching);
+// counts into `counts` messages, unmatched sends/receives, invalid ops and messages received
+// before they were sent (clock violations). Touches no other part of `matching`, so that it can
+// run beside match_collectives.
+void match_messages(const Trace& trace, Matching& matching, MatchCounts& counts);
 
 }  // namespace collwrap

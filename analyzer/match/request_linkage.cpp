@@ -2,6 +2,7 @@
 
 #include "flat_map.h"
 #include "huge_pages.h"
+#include "parallel_for.h"
 
 namespace collwrap {
 namespace {
@@ -29,9 +30,10 @@ bool is_completion(OpKind k) {
 
 }  // namespace
 
-void link_requests(const Trace& trace, Matching& matching) {
+void link_requests(const Trace& trace, Matching& matching, unsigned threads) {
   matching.request_partner.resize(trace.locations.size());
-  for (std::size_t li = 0; li < trace.locations.size(); ++li) {
+  std::vector<std::uint64_t> unmatched(trace.locations.size(), 0);
+  parallel_for(trace.locations.size(), threads, [&](std::size_t li) {
     const Location& l = trace.locations[li];
     std::vector<std::uint32_t>& partner = matching.request_partner[li];
     reserve_huge(partner, l.ops());
@@ -40,21 +42,22 @@ void link_requests(const Trace& trace, Matching& matching) {
     for (std::uint32_t op = 0; op < l.ops(); ++op) {
       const OpKind kind = l.op_kind[op];
       if (is_post(kind)) {
-        if (open.assign(l.op_request[op], op) != kNone) ++matching.counts.unmatched_requests;
+        if (open.assign(l.op_request[op], op) != kNone) ++unmatched[li];
       } else if (is_completion(kind)) {
         const std::uint32_t post = open.erase(l.op_request[op]);
         if (post == kNone) {
-          ++matching.counts.unmatched_requests;
+          ++unmatched[li];
         } else if (kind == OpKind::RequestCancelled || kind == completion_of(l.op_kind[post])) {
           partner[op] = post;
           partner[post] = op;
         } else {  // e.g. an IsendComplete for a receive's id: neither record has its partner
-          matching.counts.unmatched_requests += 2;
+          unmatched[li] += 2;
         }
       }
     }
-    matching.counts.unmatched_requests += open.size();
-  }
+    unmatched[li] += open.size();
+  });
+  for (const std::uint64_t n : unmatched) matching.counts.unmatched_requests += n;
 }
 
 }  // namespace collwrap

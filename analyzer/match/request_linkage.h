@@ -10,6 +10,7 @@ namespace collwrap {
 
 // Fills matching.request_partner and counts matching.counts.unmatched_requests: completions
 // without a post, and posts never completed (a new post with the same id, or the stream's end).
-void link_requests(const Trace& trace, Matching& matching);
+// Locations are independent: `threads` of them are linked at once (0: one per core).
+void link_requests(const Trace& trace, Matching& matching, unsigned threads);
 
 }  // namespace collwrap

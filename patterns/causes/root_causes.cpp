@@ -5,6 +5,7 @@
 #include "critical_path_share.h"
 #include "delay_costs.h"
 #include "flat_map.h"
+#include "parallel_for.h"
 #include "pop_efficiency.h"
 #include "result_units.h"
 
@@ -26,6 +27,13 @@ struct Candidate {
   double cost() const { return short_term + long_term; }
 };
 
+// The buffers of one what-if replay; each thread that replays has its own.
+struct ScaledReplay {
+  std::vector<float> scale;  // by global call id: factor on the segment before it, 1 if unchanged
+  std::vector<std::uint32_t> changed;  // the calls whose factor is not 1
+  ReplayTimes times;
+};
+
 TimeNs segment_length(const Trace& trace, const ReplayGraph& graph, const ReplayTimes& times,
                       std::uint32_t g) {
   const bool first = g == graph.loc_first_call[graph.call_loc[g]];
@@ -34,9 +42,11 @@ TimeNs segment_length(const Trace& trace, const ReplayGraph& graph, const Replay
 
 class CauseFinder {
  public:
-  CauseFinder(const Trace& trace, const Matching& matching, const CauseOptions& options)
+  CauseFinder(const Trace& trace, const Matching& matching, const CauseOptions& options,
+              unsigned threads)
       : trace_(trace),
         options_(options),
+        threads_(threads),
         graph_(build_replay_graph(trace, matching)),
         types_(segment_types(trace, graph_)),
         recorded_(replay_trace(trace, graph_)) {}
@@ -57,21 +67,27 @@ class CauseFinder {
         summarize_critical_path(trace_, graph_, types_, recorded_, path, options_.top_segments);
     result.critical_path_pieces = critical_path_pieces(graph_, recorded_, path);
 
-    ReplayTimes& ideal = scratch_;
+    type_totals();
+    const std::vector<Candidate> per_location = collect(costs);
+    std::vector<Candidate> chosen = most_costly(per_location);
+    const std::size_t single_location = chosen.size();
+    for (const Candidate& c : most_costly(imbalances(per_location))) chosen.push_back(c);
+
+    // The replays are independent: each thread runs them with its own buffers.
+    replays_.resize(worker_count(threads_, std::max(chosen.size(), options_.what_ifs.size())));
+    for (ScaledReplay& r : replays_) r.scale.assign(graph_.calls(), 1.0f);
+    ReplayTimes& ideal = replays_.front().times;
     replay_into(trace_, graph_, {NetworkModel::Ideal, {}}, ideal);
     result.pop = pop_efficiencies(trace_, graph_, recorded_, ideal);
 
-    type_totals();
-    const std::vector<Candidate> per_location = collect(costs);
-    scale_.assign(graph_.calls(), 1.0f);
-    for (const Candidate& c : most_costly(per_location)) {
-      result.root_causes.push_back(estimate(c, costs));
-      result.root_causes.back().caused_waits = caused_waits(c, costs.charges);
-    }
-    for (const Candidate& c : most_costly(imbalances(per_location))) {
-      result.root_causes.push_back(estimate_balanced(c));
-      result.root_causes.back().caused_waits = caused_waits(c, costs.charges);
-    }
+    result.root_causes.resize(chosen.size());
+    parallel_for(chosen.size(), threads_, [&](std::size_t i, unsigned worker) {
+      ScaledReplay& replay = replays_[worker];
+      RootCause& cause = result.root_causes[i];
+      cause = i < single_location ? estimate(chosen[i], costs, replay)
+                                  : estimate_balanced(chosen[i], replay);
+      cause.caused_waits = caused_waits(chosen[i], costs.charges);
+    });
     std::stable_sort(result.root_causes.begin(), result.root_causes.end(),
                      [](const RootCause& a, const RootCause& b) {
                        const double ga = a.gain_s.value_or(-1), gb = b.gain_s.value_or(-1);
@@ -79,7 +95,10 @@ class CauseFinder {
                        return a.short_term_cost_s + a.long_term_cost_s >
                               b.short_term_cost_s + b.long_term_cost_s;
                      });
-    for (const WhatIfSpec& spec : options_.what_ifs) result.what_ifs.push_back(answer(spec));
+    result.what_ifs.resize(options_.what_ifs.size());
+    parallel_for(options_.what_ifs.size(), threads_, [&](std::size_t i, unsigned worker) {
+      result.what_ifs[i] = answer(options_.what_ifs[i], replays_[worker]);
+    });
     return result;
   }
 
@@ -187,7 +206,7 @@ class CauseFinder {
         100.0 * *cause.gain_s / std::max(1e-12, seconds(recorded_.end - trace_.begin));
   }
 
-  RootCause estimate(const Candidate& c, const DelayCosts& costs) {
+  RootCause estimate(const Candidate& c, const DelayCosts& costs, ScaledReplay& replay) const {
     RootCause cause = described(c);
     if (c.time <= 0) return cause;
     const auto is_candidate = [&](std::uint32_t g) {
@@ -202,13 +221,13 @@ class CauseFinder {
       cause.target_time_s = std::min(c.time * 1e-9, cause.others_mean_time_s);
       const auto factor =
           static_cast<float>(std::min(1.0, others_mean / static_cast<double>(c.time)));
-      end = replay_scaled([&](std::uint32_t g) { return is_candidate(g) ? factor : 1.0f; });
+      end = replay_scaled(replay, [&](std::uint32_t g) { return is_candidate(g) ? factor : 1.0f; });
     } else if (c.largest_charges > 0) {
       // Only this rank runs it (a late sender's work, a master's extra step): cut each
       // instance by the largest wait it caused, so that the ranks need not wait for it.
       cause.gain_basis = GainBasis::LargestWait;
       cause.target_time_s = std::max(0.0, static_cast<double>(c.time) - c.largest_charges) * 1e-9;
-      end = replay_scaled([&](std::uint32_t g) {
+      end = replay_scaled(replay, [&](std::uint32_t g) {
         if (!is_candidate(g)) return 1.0f;
         const auto length = static_cast<float>(segment_length(trace_, graph_, recorded_, g));
         return length > 0 ? std::clamp(1.0f - costs.largest_charge[g] / length, 0.0f, 1.0f) : 1.0f;
@@ -223,7 +242,7 @@ class CauseFinder {
   // An imbalance across ranks, estimated by balancing it: every instance of the segments on
   // every location set to the mean of all locations' same instance (the k-th on each, as the
   // ranks run their loops in step), so that the ranks' total work stays about the same.
-  RootCause estimate_balanced(const Candidate& c) {
+  RootCause estimate_balanced(const Candidate& c, ScaledReplay& replay) const {
     std::vector<TimeNs> sum;
     std::vector<std::uint32_t> count;
     std::uint32_t loc = kNone, k = 0;
@@ -251,7 +270,7 @@ class CauseFinder {
     cause.gain_basis = GainBasis::RanksMean;
     double target = 0;
     loc = kNone;
-    const TimeNs end = replay_scaled([&](std::uint32_t g) {
+    const TimeNs end = replay_scaled(replay, [&](std::uint32_t g) {
       if (!in_group(g)) return 1.0f;
       const std::uint32_t i = instance(g);
       if (graph_.call_loc[g] == c.loc) target += mean(i);
@@ -299,7 +318,7 @@ class CauseFinder {
     return waits;
   }
 
-  WhatIfResult answer(const WhatIfSpec& spec) {
+  WhatIfResult answer(const WhatIfSpec& spec, ScaledReplay& replay) const {
     WhatIfResult r;
     r.spec = spec.text;
     r.rank = spec.rank;
@@ -307,7 +326,7 @@ class CauseFinder {
     r.line = spec.line;
     r.scale = spec.scale;
     const auto scale = static_cast<float>(spec.scale);
-    const TimeNs end = replay_scaled([&](std::uint32_t g) {
+    const TimeNs end = replay_scaled(replay, [&](std::uint32_t g) {
       const Location& l = trace_.locations[graph_.call_loc[g]];
       if (spec.rank >= 0 && l.rank != spec.rank) return 1.0f;
       const std::uint32_t site = l.call_callsite[graph_.local(g)];
@@ -324,36 +343,35 @@ class CauseFinder {
   // End of a replay with the segment before each call g scaled by factor_of(g) (1: as
   // recorded), asked for every call in the order of global ids.
   template <typename FactorOf>
-  TimeNs replay_scaled(FactorOf&& factor_of) {
-    changed_.clear();
+  TimeNs replay_scaled(ScaledReplay& replay, FactorOf&& factor_of) const {
+    replay.changed.clear();
     for (std::uint32_t g = 0; g < graph_.calls(); ++g)
       if (const float factor = factor_of(g); factor != 1.0f) {
-        scale_[g] = factor;
-        changed_.push_back(g);
+        replay.scale[g] = factor;
+        replay.changed.push_back(g);
       }
-    replay_into(trace_, graph_, {NetworkModel::AsRecorded, scale_}, scratch_);
-    for (const std::uint32_t g : changed_) scale_[g] = 1.0f;
-    return scratch_.end;
+    replay_into(trace_, graph_, {NetworkModel::AsRecorded, replay.scale}, replay.times);
+    for (const std::uint32_t g : replay.changed) replay.scale[g] = 1.0f;
+    return replay.times.end;
   }
 
   const Trace& trace_;
   const CauseOptions& options_;
+  const unsigned threads_;
   const ReplayGraph graph_;
   const SegmentTypes types_;
   const ReplayTimes recorded_;
-  ReplayTimes scratch_;  // the ideal-network and what-if replays
-  std::vector<float> scale_;
-  std::vector<std::uint32_t> changed_;
-  std::vector<std::uint32_t> end_of_type_;     // segment type → its group by ending call site
-  std::vector<TimeNs> type_time_;              // by group
+  std::vector<ScaledReplay> replays_;       // one per thread: the ideal-network and what-if replays
+  std::vector<std::uint32_t> end_of_type_;  // segment type → its group by ending call site
+  std::vector<TimeNs> type_time_;           // by group
   std::vector<std::uint32_t> type_locations_;  // by group
 };
 
 }  // namespace
 
 CauseAnalysis find_root_causes(const Trace& trace, const Matching& matching,
-                               const CauseOptions& options) {
-  return CauseFinder(trace, matching, options).run();
+                               const CauseOptions& options, unsigned threads) {
+  return CauseFinder(trace, matching, options, threads).run();
 }
 
 }  // namespace collwrap

@@ -209,11 +209,11 @@ int main(int argc, char** argv) {
   read_runs.push_back(measure([&] { trace = read_trace(anchor, {.threads = threads}); }));
   const long rss_after_read = max_rss_kib();
   Matching matching;
-  match_runs.push_back(measure([&] { matching = match_trace(trace); }));
+  match_runs.push_back(measure([&] { matching = match_trace(trace, threads); }));
   const long rss_after_match = max_rss_kib();
   CauseAnalysis causes;
   std::vector<Cost> cause_runs;
-  cause_runs.push_back(measure([&] { causes = find_root_causes(trace, matching, {}); }));
+  cause_runs.push_back(measure([&] { causes = find_root_causes(trace, matching, {}, threads); }));
   const long rss_after_causes = max_rss_kib();
   // Runs interleaved, so that other load on the machine weighs on all three alike.
   const unsigned used = worker_count(threads, trace.locations.size());
@@ -222,8 +222,8 @@ int main(int argc, char** argv) {
     bare_runs.push_back(measure([&] { bare_events = bare_read(anchor, used); }));
     if (k == 0) continue;
     read_runs.push_back(measure([&] { trace = read_trace(anchor, {.threads = threads}); }));
-    match_runs.push_back(measure([&] { matching = match_trace(trace); }));
-    cause_runs.push_back(measure([&] { causes = find_root_causes(trace, matching, {}); }));
+    match_runs.push_back(measure([&] { matching = match_trace(trace, threads); }));
+    cause_runs.push_back(measure([&] { causes = find_root_causes(trace, matching, {}, threads); }));
   }
 
   const Cost read = best(read_runs), match = best(match_runs), bare = best(bare_runs);
