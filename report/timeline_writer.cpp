@@ -170,7 +170,11 @@ TimelineCounts write_timeline(const Trace& trace, const Matching& matching,
                   {"dur", s.wait_s * 1e6},
                   {"pid", f.rank},
                   {"tid", f.thread},
-                  {"args", {{"wait_s", s.wait_s}, {"peers", s.peers}, {"comment", f.comment}}}});
+                  {"args",
+                   {{"wait_s", s.wait_s},
+                    {"peers", s.peers},
+                    {"peer_threads", s.peer_threads},
+                    {"comment", f.comment}}}});
     }
 
   Json other = {{"trace", result.trace.path}, {"calls_dropped", counts.calls_dropped}};
