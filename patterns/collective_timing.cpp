@@ -13,8 +13,9 @@ bool collect_members(const Trace& trace, const Matching& matching,
     const OpRef member = matching.members[instance.first_member + i];
     const CallView call = call_holding(trace, member);
     if (!call.valid()) return false;
-    CollectiveMember m{member.loc, call.call,  kNone,     rank_of(trace, member.loc),
-                       call.enter, call.enter, call.leave};
+    const Peer self = peer_at(trace, member.loc);
+    CollectiveMember m{member.loc,  call.call,  kNone,      self.rank,
+                       self.thread, call.enter, call.enter, call.leave};
     if (instance.nonblocking) {
       const CallView post = call_holding(trace, matching.starts[instance.first_member + i]);
       if (!post.valid()) return false;
@@ -47,8 +48,8 @@ const CollectiveMember* last_to_join(std::span<const CollectiveMember> members,
   return last;
 }
 
-void report_member(const Pattern& pattern, const CollectiveMember& member, TimeNs idle,
-                   std::int32_t peer, InstanceSink& sink) {
+void report_member(const Pattern& pattern, const CollectiveMember& member, TimeNs idle, Peer peer,
+                   InstanceSink& sink) {
   if (idle <= 0) return;
   sink.add(
       {&pattern, member.loc, member.call, idle, {&peer, 1}, {.related_call = member.post_call}});
@@ -56,13 +57,12 @@ void report_member(const Pattern& pattern, const CollectiveMember& member, TimeN
 
 void report_wait_for_last_member(const RuleContext& context, CollFamily family,
                                  const Pattern& pattern, InstanceSink& sink) {
-  for_each_collective(context, family,
-                      [&](const CollectiveInstance&, std::span<const CollectiveMember> members) {
-                        const CollectiveMember* last = last_to_join(members);
-                        for (const CollectiveMember& m : members)
-                          report_member(pattern, m, idle_until(last->joined, m.begin, m.end),
-                                        last->world_rank, sink);
-                      });
+  for_each_collective(
+      context, family, [&](const CollectiveInstance&, std::span<const CollectiveMember> members) {
+        const CollectiveMember* last = last_to_join(members);
+        for (const CollectiveMember& m : members)
+          report_member(pattern, m, idle_until(last->joined, m.begin, m.end), last->peer(), sink);
+      });
 }
 
 void report_completion(const RuleContext& context, CollFamily family, const Pattern& pattern,
@@ -73,7 +73,7 @@ void report_completion(const RuleContext& context, CollFamily family, const Patt
             members.begin(), members.end(),
             [](const CollectiveMember& a, const CollectiveMember& b) { return a.end < b.end; });
         for (const CollectiveMember& m : members)
-          report_member(pattern, m, m.end - std::max(m.begin, first.end), first.world_rank, sink);
+          report_member(pattern, m, m.end - std::max(m.begin, first.end), first.peer(), sink);
       });
 }
 

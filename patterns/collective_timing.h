@@ -18,9 +18,12 @@ struct CollectiveMember {
   std::uint32_t call = kNone;
   std::uint32_t post_call = kNone;  // MPI_Iallreduce … for nonblocking collectives, else kNone
   std::int32_t world_rank = kNoWorldRank;
+  std::int32_t thread = 0;
   TimeNs joined = 0;  // Enter of the collective, or of its posting call: data is available
   TimeNs begin = 0;   // Enter of `call`
   TimeNs end = 0;     // Exit of `call`
+
+  Peer peer() const { return {world_rank, thread}; }
 };
 
 // Calls visit(instance, members) for every complete instance of the family. Incomplete
@@ -34,8 +37,8 @@ const CollectiveMember* last_to_join(std::span<const CollectiveMember> members,
                                      const CollectiveMember* except = nullptr);
 
 // Reports, for each member, the instance of a pattern with the given idle time and peer.
-void report_member(const Pattern& pattern, const CollectiveMember& member, TimeNs idle,
-                   std::int32_t peer, InstanceSink& sink);
+void report_member(const Pattern& pattern, const CollectiveMember& member, TimeNs idle, Peer peer,
+                   InstanceSink& sink);
 
 // Wait for the last member to join (wait_at_barrier, wait_at_nxn):
 //   idle_i = min(max_j joined_j, Exit_i) − Enter_i,   peer = the last to join.

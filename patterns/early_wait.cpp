@@ -36,7 +36,6 @@ WaitSpan wait_span(const Trace& trace, std::uint32_t loc, std::uint32_t call) {
 struct WaitedRequest {
   CallView own;   // MPI_Irecv / MPI_Isend / MPI_Start …
   CallView peer;  // the matching send (receiver side) or receive post (sender side)
-  std::int32_t peer_rank;
 };
 
 std::optional<WaitedRequest> waited_request(const RuleContext& context, std::uint32_t loc,
@@ -46,16 +45,14 @@ std::optional<WaitedRequest> waited_request(const RuleContext& context, std::uin
   if (kind == OpKind::Irecv) {
     const Message* m = message_of(context.matching, loc, op);
     if (m == nullptr) return std::nullopt;
-    return WaitedRequest{receive_post_call(trace, context.matching, *m), send_call(trace, *m),
-                         rank_of(trace, m->send.loc)};
+    return WaitedRequest{receive_post_call(trace, context.matching, *m), send_call(trace, *m)};
   }
   if (kind == OpKind::IsendComplete) {
     const std::uint32_t isend = request_partner(context.matching, loc, op);
     const Message* m = isend == kNone ? nullptr : message_of(context.matching, loc, isend);
     // Only sends that need the receiver: an eager or buffered send completes by itself.
     if (m == nullptr || !send_waits_for_receiver(context, *m)) return std::nullopt;
-    return WaitedRequest{send_call(trace, *m), receive_post_call(trace, context.matching, *m),
-                         rank_of(trace, m->recv.loc)};
+    return WaitedRequest{send_call(trace, *m), receive_post_call(trace, context.matching, *m)};
   }
   return std::nullopt;
 }
@@ -78,7 +75,7 @@ TimeNs optimal_distance(const WaitedRequest& r, const WaitSpan& wait) {
 // A call completing several requests reports the one with the largest optimal distance.
 void find_early_wait(const RuleContext& context, InstanceSink& sink) {
   const Trace& trace = context.trace;
-  std::vector<std::int32_t> peers;
+  std::vector<Peer> peers;
   for (std::uint32_t loc = 0; loc < trace.locations.size(); ++loc) {
     const Location& l = trace.locations[loc];
     for (std::uint32_t call = 0; call < l.calls(); ++call) {
@@ -90,8 +87,8 @@ void find_early_wait(const RuleContext& context, InstanceSink& sink) {
       for (const std::uint32_t op : ops_of_call(trace, loc, call)) {
         const auto request = waited_request(context, loc, op);
         if (!request || !request->own.valid() || !request->peer.valid()) continue;
-        if (std::find(peers.begin(), peers.end(), request->peer_rank) == peers.end())
-          peers.push_back(request->peer_rank);
+        const Peer peer = peer_at(trace, request->peer.loc);
+        if (std::find(peers.begin(), peers.end(), peer) == peers.end()) peers.push_back(peer);
         const TimeNs distance = optimal_distance(*request, wait);
         if (distance > worst.optimal_distance)
           worst = {.related_call = request->own.call,

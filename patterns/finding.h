@@ -16,11 +16,16 @@ struct SourceLocation {
   std::uint32_t line = 0;  // 0 when unknown
 };
 
+// The threads of each peer rank that a finding waited for, parallel to its peers: ascending,
+// empty for a rank whose thread is unknown (the passive target of one-sided operations).
+using PeerThreads = std::vector<std::vector<std::int32_t>>;
+
 // One of the worst instances behind a finding.
 struct InstanceSample {
   double time_s = 0;  // Enter of the call, since the start of the trace
   double wait_s = 0;
-  std::vector<std::int32_t> peers;  // world ranks
+  std::vector<std::int32_t> peers;  // world ranks, ascending
+  PeerThreads peer_threads;         // parallel to peers
 };
 
 // Pattern-specific facts; empty/unset when the pattern has none.
@@ -46,6 +51,7 @@ struct Finding {
   std::string function;    // enclosing user function; empty when unknown
   std::string mpi_function;
   std::vector<std::int32_t> peers;  // world ranks, ascending
+  PeerThreads peer_threads;         // parallel to peers
   std::uint64_t occurrences = 0;
   double wait_time_s = 0;
   double max_wait_s = 0;

@@ -35,7 +35,7 @@ void FindingAggregator::add(const Instance& instance) {
     stats.max = instance.idle;
     stats.related_call = instance.detail.related_call;
   }
-  for (const std::int32_t peer : instance.peers) {
+  for (const Peer& peer : instance.peers) {
     const auto pos = std::lower_bound(stats.peers.begin(), stats.peers.end(), peer);
     if (pos == stats.peers.end() || *pos != peer) stats.peers.insert(pos, peer);
   }

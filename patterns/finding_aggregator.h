@@ -20,12 +20,12 @@ struct FindingStats {
   std::uint64_t occurrences = 0;
   TimeNs total = 0;
   TimeNs max = 0;
-  std::vector<std::int32_t> peers;  // ascending
+  std::vector<Peer> peers;  // ascending
 
   struct Sample {
     std::uint32_t call;
     TimeNs idle;
-    std::vector<std::int32_t> peers;
+    std::vector<Peer> peers;  // as the rule reported them
   };
   std::vector<Sample> top;  // worst first
 

@@ -23,7 +23,7 @@ std::string worst_instances(const Finding& f) {
   for (const InstanceSample& s : f.top_instances) {
     text += text.empty() ? "Worst: " : "; ";
     text += format_duration(s.wait_s) + " at t=" + format_duration(s.time_s);
-    if (!s.peers.empty()) text += " (" + format_ranks(s.peers) + ")";
+    if (!s.peers.empty()) text += " (" + format_peers(s.peers, s.peer_threads) + ")";
   }
   return text.empty() ? text : text + ".";
 }
@@ -73,7 +73,8 @@ std::string finding_comment(const Finding& f, const Pattern& pattern) {
   append_sentence(text, std::string(pattern.description));
   if (!f.peers.empty())
     append_sentence(text, std::string(f.peers.size() == 1 ? "Peer" : "Peers") + " (" +
-                              std::string(pattern.peer_role) + "): " + format_ranks(f.peers) + ".");
+                              std::string(pattern.peer_role) +
+                              "): " + format_peers(f.peers, f.peer_threads) + ".");
   append_sentence(text, worst_instances(f));
   append_sentence(text, send_modes(f.details));
   append_sentence(text, message_order(f.details));

@@ -1,6 +1,7 @@
 #include "findings.h"
 
 #include <algorithm>
+#include <span>
 #include <tuple>
 
 #include "finding_aggregator.h"
@@ -26,6 +27,24 @@ const char* send_mode_name(SendMode mode) {
       break;
   }
   return "unknown";
+}
+
+// Peers as a finding lists them: each rank once, in the order of its first appearance, with
+// the known threads of it ascending.
+void split_peers(std::span<const Peer> peers, std::vector<std::int32_t>& ranks,
+                 PeerThreads& threads) {
+  for (const Peer& p : peers) {
+    const auto at = std::find(ranks.begin(), ranks.end(), p.rank);
+    const auto i = static_cast<std::size_t>(at - ranks.begin());
+    if (at == ranks.end()) {
+      ranks.push_back(p.rank);
+      threads.emplace_back();
+    }
+    if (p.thread == kUnknownThread) continue;
+    std::vector<std::int32_t>& of_rank = threads[i];
+    const auto pos = std::lower_bound(of_rank.begin(), of_rank.end(), p.thread);
+    if (pos == of_rank.end() || *pos != p.thread) of_rank.insert(pos, p.thread);
+  }
 }
 
 SourceLocation source_of_call(const Trace& trace, std::uint32_t loc, std::uint32_t call) {
@@ -75,14 +94,17 @@ Finding finding_of(const Trace& trace, const FindingStats& stats) {
     f.function = site.function;
   }
   f.mpi_function = trace.regions[stats.region].name;
-  f.peers = stats.peers;
+  split_peers(stats.peers, f.peers, f.peer_threads);
   f.occurrences = stats.occurrences;
   f.wait_time_s = seconds(stats.total);
   f.max_wait_s = seconds(stats.max);
   f.details = details_of(trace, stats);
-  for (const FindingStats::Sample& s : stats.top)
-    f.top_instances.push_back(
-        {seconds(l.call_enter[s.call] - trace.begin), seconds(s.idle), s.peers});
+  for (const FindingStats::Sample& s : stats.top) {
+    InstanceSample& sample = f.top_instances.emplace_back();
+    sample.time_s = seconds(l.call_enter[s.call] - trace.begin);
+    sample.wait_s = seconds(s.idle);
+    split_peers(s.peers, sample.peers, sample.peer_threads);
+  }
   f.comment = finding_comment(f, *stats.pattern);
   f.recommendation = finding_recommendation(f, *stats.pattern);
   return f;

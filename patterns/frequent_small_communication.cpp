@@ -47,7 +47,7 @@ void find_frequent_small_communication(const RuleContext& context, InstanceSink&
     }
     for (const auto& [key, g] : groups) {
       if (g.transfers < kManyTransfers) continue;
-      const std::int32_t peer[] = {std::get<2>(key)};
+      const Peer peer[] = {{std::get<2>(key)}};  // a passive target: no thread of it
       sink.add({&kFrequentSmallCommunication,
                 loc,
                 g.first_call,

@@ -12,7 +12,7 @@ namespace {
 // A put or atomic that changed a process's memory: when it started and who issued it.
 struct Release {
   TimeNs time;
-  std::int32_t rank;
+  Peer origin;  // the thread that put
 };
 
 // By target world rank, in time order.
@@ -24,7 +24,7 @@ std::vector<std::vector<Release>> releases_by_target(const Trace& trace) {
       if (l.op_kind[op] != OpKind::RmaPut && l.op_kind[op] != OpKind::RmaAtomic) continue;
       const std::int32_t target = l.op_peer[op];
       if (target < 0 || target >= trace.world_size || target == l.rank) continue;
-      releases[static_cast<std::size_t>(target)].push_back({l.op_time[op], l.rank});
+      releases[static_cast<std::size_t>(target)].push_back({l.op_time[op], {l.rank, l.thread}});
     }
   }
   for (auto& list : releases)
@@ -56,8 +56,7 @@ void find_late_wait_until(const RuleContext& context, InstanceSink& sink) {
       if (after == list.begin()) continue;
       const Release& release = *(after - 1);
       const TimeNs idle = idle_until(release.time, wait);
-      const std::int32_t peer[] = {release.rank};
-      if (idle > 0) sink.add({&kLateWaitUntil, loc, call, idle, peer, {}});
+      if (idle > 0) sink.add({&kLateWaitUntil, loc, call, idle, {&release.origin, 1}, {}});
     }
   }
 }

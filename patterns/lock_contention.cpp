@@ -65,7 +65,7 @@ std::unordered_map<LockKey, Holds> lock_holds(const Trace& trace) {
 void find_lock_contention(const RuleContext& context, InstanceSink& sink) {
   const Trace& trace = context.trace;
   const auto holds = lock_holds(trace);
-  std::vector<std::int32_t> peers;
+  std::vector<Peer> peers;
   for (std::uint32_t loc = 0; loc < trace.locations.size(); ++loc) {
     const Location& l = trace.locations[loc];
     for (std::uint32_t call = 0; call < l.calls(); ++call) {
@@ -94,7 +94,7 @@ void find_lock_contention(const RuleContext& context, InstanceSink& sink) {
         const TimeNs overlap = std::min(end, h->end) - std::max(begin, h->begin);
         if (overlap <= 0) continue;
         idle += overlap;
-        const std::int32_t holder = rank_of(trace, h->loc);
+        const Peer holder = peer_at(trace, h->loc);
         if (std::find(peers.begin(), peers.end(), holder) == peers.end()) peers.push_back(holder);
       }
       if (idle > 0) sink.add({&kLockContention, loc, call, idle, peers, {}});

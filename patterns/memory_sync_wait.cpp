@@ -14,7 +14,7 @@ namespace {
 // peers: the targets of the puts, gets and atomics issued since the previous fence or quiet.
 void find_memory_sync_wait(const RuleContext& context, InstanceSink& sink) {
   const Trace& trace = context.trace;
-  std::vector<std::int32_t> outstanding;
+  std::vector<Peer> outstanding;
   for (std::uint32_t loc = 0; loc < trace.locations.size(); ++loc) {
     const Location& l = trace.locations[loc];
     outstanding.clear();
@@ -26,8 +26,9 @@ void find_memory_sync_wait(const RuleContext& context, InstanceSink& sink) {
         const bool transfer =
             kind == OpKind::RmaPut || kind == OpKind::RmaGet || kind == OpKind::RmaAtomic;
         if (transfer && l.op_peer[op] != kNoWorldRank &&
-            std::find(outstanding.begin(), outstanding.end(), l.op_peer[op]) == outstanding.end())
-          outstanding.push_back(l.op_peer[op]);
+            std::find(outstanding.begin(), outstanding.end(), Peer{l.op_peer[op]}) ==
+                outstanding.end())
+          outstanding.push_back({l.op_peer[op]});  // a passive target: no thread of it
       }
       if (!sync) continue;
       std::sort(outstanding.begin(), outstanding.end());

@@ -16,7 +16,7 @@ namespace {
 //   MPI_Ineighbor_…), peers = the in-neighbors that joined after Enter_i
 void find_wait_at_neighbor(const RuleContext& context, InstanceSink& sink) {
   std::vector<const CollectiveMember*> late;
-  std::vector<std::int32_t> peers;
+  std::vector<Peer> peers;
   for_each_collective(
       context, CollFamily::Neighbor,
       [&](const CollectiveInstance& instance, std::span<const CollectiveMember> members) {
@@ -36,7 +36,7 @@ void find_wait_at_neighbor(const RuleContext& context, InstanceSink& sink) {
           const TimeNs idle = idle_until(late.front()->joined, m.begin, m.end);
           if (idle <= 0) continue;
           peers.clear();
-          for (const CollectiveMember* p : late) peers.push_back(p->world_rank);
+          for (const CollectiveMember* p : late) peers.push_back(p->peer());
           sink.add({&kWaitAtNeighbor, m.loc, m.call, idle, peers, {.related_call = m.post_call}});
         }
       });

@@ -21,7 +21,7 @@ void find_late_sender(const RuleContext& context, InstanceSink& sink) {
         if (l.op_kind[op] != OpKind::Recv && l.op_kind[op] != OpKind::Irecv) continue;
         const Message* m = message_of(context.matching, loc, op);
         if (m == nullptr) continue;
-        worst.add(late_sender_idle(trace, *m), rank_of(trace, m->send.loc),
+        worst.add(late_sender_idle(trace, *m), peer_at(trace, m->send.loc),
                   {.send_mode = send_mode(trace, *m)});
       }
       worst.flush(kLateSender, loc, call, sink);
@@ -60,7 +60,7 @@ void find_late_receiver(const RuleContext& context, InstanceSink& sink) {
         if (m == nullptr || !send_waits_for_receiver(context, *m)) continue;
         const CallView post = receive_post_call(trace, context.matching, *m);
         if (!post.valid()) continue;
-        worst.add(idle_until(post.enter, blocked), rank_of(trace, m->recv.loc),
+        worst.add(idle_until(post.enter, blocked), peer_at(trace, post.loc),
                   {.send_mode = send_mode(trace, *m)});
       }
       worst.flush(kLateReceiver, loc, call, sink);

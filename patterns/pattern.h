@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <compare>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -34,13 +35,23 @@ struct InstanceDetail {
   std::uint64_t transfer_bytes = 0;  // frequent_small_communication: their bytes
 };
 
+// A peer of an instance: the world rank responsible and the thread of it whose call made the
+// instance wait (that sent the message, joined the collective, held the lock), or
+// kUnknownThread when no call of the peer is involved (the target of a put).
+inline constexpr std::int32_t kUnknownThread = -1;
+struct Peer {
+  std::int32_t rank = kNoWorldRank;
+  std::int32_t thread = kUnknownThread;
+  friend auto operator<=>(const Peer&, const Peer&) = default;
+};
+
 // One MPI call that lost time.
 struct Instance {
   const Pattern* pattern = nullptr;
-  std::uint32_t loc = kNone;            // index into Trace::locations
-  std::uint32_t call = kNone;           // the call in which the time was lost
-  TimeNs idle = 0;                      // > 0
-  std::span<const std::int32_t> peers;  // world ranks responsible; valid during add() only
+  std::uint32_t loc = kNone;    // index into Trace::locations
+  std::uint32_t call = kNone;   // the call in which the time was lost
+  TimeNs idle = 0;              // > 0
+  std::span<const Peer> peers;  // responsible, valid during add() only
   InstanceDetail detail;
 };
 

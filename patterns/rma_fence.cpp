@@ -59,21 +59,24 @@ EpochTargets epoch_targets(const RuleContext& context) {
 //   of one-sided operations in the epoch the fence closes; peers: those targets and origins.
 void find_rma_early_fence(const RuleContext& context, InstanceSink& sink) {
   const EpochTargets targets = epoch_targets(context);
-  std::vector<std::int32_t> peers;
+  std::vector<Peer> peers;
+  const auto among = [](const std::vector<std::int32_t>& ranks, std::int32_t rank) {
+    return std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
+  };
   for_each_collective(context, CollFamily::Fence,
                       [&](const CollectiveInstance&, std::span<const CollectiveMember> members) {
                         const CollectiveMember* last = last_to_join(members);
                         for (const CollectiveMember& m : members) {
-                          peers = targets.at(call_key(m.loc, m.call));
-                          for (const CollectiveMember& other : members) {
-                            const auto& theirs = targets.at(call_key(other.loc, other.call));
-                            if (&other != &m && std::find(theirs.begin(), theirs.end(),
-                                                          m.world_rank) != theirs.end())
-                              peers.push_back(other.world_rank);
-                          }
+                          // The peers' threads are those that called the fence: the targets take
+                          // part in the epoch only through it.
+                          const auto& mine = targets.at(call_key(m.loc, m.call));
+                          peers.clear();
+                          for (const CollectiveMember& other : members)
+                            if (other.world_rank != m.world_rank &&
+                                (among(mine, other.world_rank) ||
+                                 among(targets.at(call_key(other.loc, other.call)), m.world_rank)))
+                              peers.push_back(other.peer());
                           std::sort(peers.begin(), peers.end());
-                          peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
-                          std::erase(peers, m.world_rank);
                           const TimeNs idle = m.end - std::max(last->joined, m.begin);
                           if (peers.empty() || idle <= 0) continue;
                           sink.add({&kRmaEarlyFence, m.loc, m.call, idle, peers, {}});

@@ -17,16 +17,15 @@ TimeNs enter_of(const Trace& trace, std::uint32_t loc, std::uint32_t call) {
 
 // The partners' opening (post) or closing (complete) calls that began after `since`, latest
 // first, as (Enter, world rank).
-std::vector<std::pair<TimeNs, std::int32_t>> later_partners(const Trace& trace,
-                                                            const RmaEpoch& epoch,
-                                                            const std::vector<RmaEpoch>& side,
-                                                            bool closing, TimeNs since) {
-  std::vector<std::pair<TimeNs, std::int32_t>> late;
+std::vector<std::pair<TimeNs, Peer>> later_partners(const Trace& trace, const RmaEpoch& epoch,
+                                                    const std::vector<RmaEpoch>& side, bool closing,
+                                                    TimeNs since) {
+  std::vector<std::pair<TimeNs, Peer>> late;
   for (const std::uint32_t p : epoch.partners) {
     if (p == kNone) continue;
     const RmaEpoch& other = side[p];
     const TimeNs t = enter_of(trace, other.loc, closing ? other.close : other.open);
-    if (t > since) late.push_back({t, rank_of(trace, other.loc)});
+    if (t > since) late.push_back({t, peer_at(trace, other.loc)});
   }
   std::sort(late.begin(), late.end(), std::greater<>());
   return late;
@@ -34,15 +33,15 @@ std::vector<std::pair<TimeNs, std::int32_t>> later_partners(const Trace& trace,
 
 // Reports an instance at `call` idling until the latest partner's time, peers latest first.
 void report_wait_for(const Trace& trace, const Pattern& pattern, std::uint32_t loc,
-                     std::uint32_t call, const std::vector<std::pair<TimeNs, std::int32_t>>& late,
+                     std::uint32_t call, const std::vector<std::pair<TimeNs, Peer>>& late,
                      InstanceSink& sink) {
   if (late.empty()) return;
   const CallView waiting = call_view(trace, loc, call);
   const TimeNs idle = idle_until(late.front().first, waiting);
   if (idle <= 0) return;
-  std::vector<std::int32_t> peers;
-  for (const auto& [time, rank] : late)
-    if (std::find(peers.begin(), peers.end(), rank) == peers.end()) peers.push_back(rank);
+  std::vector<Peer> peers;
+  for (const auto& [time, peer] : late)
+    if (std::find(peers.begin(), peers.end(), peer) == peers.end()) peers.push_back(peer);
   sink.add({&pattern, loc, call, idle, peers, {}});
 }
 
@@ -110,7 +109,7 @@ void find_rma_late_complete(const RuleContext& context, InstanceSink& sink) {
     const TimeNs idle =
         std::min(complete, wait.leave) - std::max(wait.enter, last_transfer_end(trace, *last));
     if (idle <= 0) continue;
-    const std::int32_t peer = rank_of(trace, last->loc);
+    const Peer peer = peer_at(trace, last->loc);
     sink.add({&kRmaLateComplete, x.loc, x.close, idle, {&peer, 1}, {}});
   }
 }

@@ -26,8 +26,8 @@ void find_late_broadcast(const RuleContext& context, InstanceSink& sink) {
         if (root == nullptr) return;
         for (const CollectiveMember& m : members)
           if (&m != root)
-            report_member(kLateBroadcast, m, idle_until(root->joined, m.begin, m.end),
-                          root->world_rank, sink);
+            report_member(kLateBroadcast, m, idle_until(root->joined, m.begin, m.end), root->peer(),
+                          sink);
       });
 }
 
@@ -41,7 +41,7 @@ void find_early_reduce(const RuleContext& context, InstanceSink& sink) {
         const CollectiveMember* last = last_to_join(members, root);
         if (root == nullptr || last == nullptr) return;
         report_member(kEarlyReduce, *root, idle_until(last->joined, root->begin, root->end),
-                      last->world_rank, sink);
+                      last->peer(), sink);
       });
 }
 
@@ -84,7 +84,7 @@ void find_early_scan(const RuleContext& context, InstanceSink& sink) {
         for (const auto& [rank, m] : by_rank) {
           if (latest_lower != nullptr)
             report_member(kEarlyScan, *m, idle_until(latest_lower->joined, m->begin, m->end),
-                          latest_lower->world_rank, sink);
+                          latest_lower->peer(), sink);
           if (latest_lower == nullptr || m->joined > latest_lower->joined) latest_lower = m;
         }
       });

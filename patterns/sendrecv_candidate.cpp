@@ -13,7 +13,7 @@ namespace {
 // call is a blocking send or a blocking receive.
 struct Exchange {
   bool sends = false;
-  std::int32_t peer = kNoWorldRank;
+  Peer peer;
   std::uint32_t comm = kNone;
 };
 
@@ -30,7 +30,7 @@ std::optional<Exchange> blocking_exchange(const RuleContext& context, std::uint3
     const Message* m = message_of(context.matching, loc, op);
     if (m == nullptr) return std::nullopt;
     const OpRef other = sends ? m->recv : m->send;
-    return Exchange{sends, rank_of(trace, other.loc), l.op_comm[op]};
+    return Exchange{sends, peer_at(trace, other.loc), l.op_comm[op]};
   }
   return std::nullopt;
 }
@@ -52,7 +52,8 @@ void find_sendrecv_candidate(const RuleContext& context, InstanceSink& sink) {
       if (second.enter - first.leave >= context.options.sendrecv_window) continue;
       const auto a = blocking_exchange(context, loc, call);
       const auto b = a ? blocking_exchange(context, loc, call + 1) : std::nullopt;
-      if (!b || a->sends == b->sends || a->peer != b->peer || a->comm != b->comm) continue;
+      if (!b || a->sends == b->sends || a->peer.rank != b->peer.rank || a->comm != b->comm)
+        continue;
       const TimeNs saving = std::min(first.duration(), second.duration());
       if (saving > 0)
         sink.add(

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 namespace collwrap {
 
@@ -29,17 +30,46 @@ std::string format_duration(double seconds) {
   return buffer;
 }
 
-std::string format_ranks(std::span<const std::int32_t> ranks) {
+namespace {
+
+// "a", "a and b", "a, b and c"; long lists end with "and N more".
+std::string format_list(const std::vector<std::string>& items) {
   constexpr std::size_t kShown = 8;
-  if (ranks.empty()) return "no rank";
-  std::string text = ranks.size() == 1 ? "rank " : "ranks ";
-  const std::size_t shown = ranks.size() > kShown ? kShown : ranks.size();
+  std::string text;
+  const std::size_t shown = std::min(items.size(), kShown);
   for (std::size_t i = 0; i < shown; ++i) {
-    if (i > 0) text += (i + 1 == shown && shown == ranks.size()) ? " and " : ", ";
-    text += std::to_string(ranks[i]);
+    if (i > 0) text += (i + 1 == shown && shown == items.size()) ? " and " : ", ";
+    text += items[i];
   }
-  if (shown < ranks.size()) text += " and " + std::to_string(ranks.size() - shown) + " more";
+  if (shown < items.size()) text += " and " + std::to_string(items.size() - shown) + " more";
   return text;
+}
+
+std::vector<std::string> numbers(std::span<const std::int32_t> values) {
+  std::vector<std::string> items;
+  for (const std::int32_t v : values) items.push_back(std::to_string(v));
+  return items;
+}
+
+}  // namespace
+
+std::string format_ranks(std::span<const std::int32_t> ranks) {
+  if (ranks.empty()) return "no rank";
+  return (ranks.size() == 1 ? "rank " : "ranks ") + format_list(numbers(ranks));
+}
+
+std::string format_peers(std::span<const std::int32_t> ranks,
+                         std::span<const std::vector<std::int32_t>> threads) {
+  const bool threaded = std::any_of(threads.begin(), threads.end(), [](const auto& of_rank) {
+    return std::any_of(of_rank.begin(), of_rank.end(), [](std::int32_t t) { return t != 0; });
+  });
+  if (!threaded || threads.size() != ranks.size()) return format_ranks(ranks);
+  std::vector<std::string> items = numbers(ranks);
+  for (std::size_t i = 0; i < ranks.size(); ++i)
+    if (!threads[i].empty())
+      items[i] += std::string(threads[i].size() == 1 ? " (thread " : " (threads ") +
+                  format_list(numbers(threads[i])) + ")";
+  return (ranks.size() == 1 ? "rank " : "ranks ") + format_list(items);
 }
 
 std::string format_place(const std::string& file, std::uint32_t line) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace collwrap {
 
@@ -12,6 +13,12 @@ std::string format_duration(double seconds);
 
 // "rank 3", "ranks 1 and 2", "ranks 1, 2 and 5"; long lists end with "and N more".
 std::string format_ranks(std::span<const std::int32_t> ranks);
+
+// Peer ranks with the threads of each that were waited for (parallel lists, as in Finding):
+// "rank 0 (thread 2)", "ranks 0 (thread 2) and 1 (threads 0 and 1)"; as format_ranks when
+// every thread is the main one (a rank's thread 0) or unknown.
+std::string format_peers(std::span<const std::int32_t> ranks,
+                         std::span<const std::vector<std::int32_t>> threads);
 
 // "file.c:42", "file.c" without a line, "unknown location" without a file.
 std::string format_place(const std::string& file, std::uint32_t line);

@@ -5,6 +5,7 @@
 #include <ranges>
 
 #include "matching.h"
+#include "pattern.h"
 #include "trace_model.h"
 
 namespace collwrap {
@@ -46,6 +47,12 @@ inline CallView call_holding(const Trace& trace, OpRef op) {
 
 inline std::int32_t rank_of(const Trace& trace, std::uint32_t loc) {
   return trace.locations[loc].rank;
+}
+
+// The rank and thread of a location, as the peer of an instance.
+inline Peer peer_at(const Trace& trace, std::uint32_t loc) {
+  const Location& l = trace.locations[loc];
+  return {l.rank, l.thread};
 }
 
 // The message an op belongs to, or nullptr when the op is not a matched send or receive.

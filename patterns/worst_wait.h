@@ -14,7 +14,7 @@ namespace collwrap {
 
 class WorstWait {
  public:
-  void add(TimeNs idle, std::int32_t peer, const InstanceDetail& detail = {}) {
+  void add(TimeNs idle, Peer peer, const InstanceDetail& detail = {}) {
     if (idle <= 0) return;
     if (std::find(peers_.begin(), peers_.end(), peer) == peers_.end()) peers_.push_back(peer);
     if (idle > worst_) {
@@ -34,7 +34,7 @@ class WorstWait {
  private:
   TimeNs worst_ = 0;
   InstanceDetail detail_;
-  std::vector<std::int32_t> peers_;
+  std::vector<Peer> peers_;
 };
 
 }  // namespace collwrap

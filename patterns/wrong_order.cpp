@@ -18,9 +18,9 @@ struct Received {
   TimeNs recv_end;     // Exit of that call
   TimeNs send_end;     // Exit of the call that started the send
   std::uint32_t comm;
-  std::int32_t source;  // world rank
-  bool eager;           // sent with Send/Bsend/Isend below the limit: arrived on its own
-  TimeNs idle;          // late-sender idle of its receive
+  Peer sender;
+  bool eager;   // sent with Send/Bsend/Isend below the limit: arrived on its own
+  TimeNs idle;  // late-sender idle of its receive
   SendMode mode;
   MessageOrder order = MessageOrder::None;
 };
@@ -84,7 +84,7 @@ std::vector<Received> received_messages(const RuleContext& context, std::uint32_
       const bool eager = (mode == SendMode::Standard || mode == SendMode::Buffered) &&
                          !send_waits_for_receiver(context, *m);
       out.push_back({call, l.call_leave[call], send.leave, l.op_comm[op],
-                     rank_of(trace, m->send.loc), eager, late_sender_idle(trace, *m), mode});
+                     peer_at(trace, m->send.loc), eager, late_sender_idle(trace, *m), mode});
     }
   }
   return out;
@@ -110,14 +110,14 @@ void classify_order(std::vector<Received>& received) {
       Received& b = received[by_recv_end[j]];
       if (b.idle <= 0) continue;
       const TimeNs arrived_before = std::min(b.send_end, b.recv_end);
-      if (later_received.from_same_source_before(b.comm, b.source, arrived_before))
+      if (later_received.from_same_source_before(b.comm, b.sender.rank, arrived_before))
         b.order = MessageOrder::SameSource;
-      else if (later_received.from_other_source_before(b.comm, b.source, arrived_before))
+      else if (later_received.from_other_source_before(b.comm, b.sender.rank, arrived_before))
         b.order = MessageOrder::DifferentSource;
     }
     for (std::size_t j = i; j < group_end; ++j) {
       const Received& a = received[by_recv_end[j]];
-      if (a.eager) later_received.add(a.comm, a.source, a.send_end);
+      if (a.eager) later_received.add(a.comm, a.sender.rank, a.send_end);
     }
     i = group_end;
   }
@@ -140,7 +140,7 @@ void find_wrong_order(const RuleContext& context, InstanceSink& sink) {
     for (std::size_t i = 0; i < received.size(); ++i) {
       const Received& r = received[i];
       if (r.order != MessageOrder::None)
-        worst.add(r.idle, r.source, {.send_mode = r.mode, .order = r.order});
+        worst.add(r.idle, r.sender, {.send_mode = r.mode, .order = r.order});
       if (i + 1 == received.size() || received[i + 1].call != r.call)
         worst.flush(kWrongOrder, loc, r.call, sink);
     }

@@ -18,7 +18,7 @@ namespace collwrap {
 
 // Version of the JSON report layout (share/schema/report.schema.json). Bump the major number
 // when a field changes meaning or disappears, the minor one when fields are added.
-inline constexpr const char* kReportSchemaVersion = "1.6";
+inline constexpr const char* kReportSchemaVersion = "1.7";
 
 struct RankSummary {
   std::int32_t rank = 0;

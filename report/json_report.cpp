@@ -29,7 +29,10 @@ Json details_json(const FindingDetails& d) {
 Json finding_json(const Finding& f) {
   Json top = Json::array();
   for (const InstanceSample& s : f.top_instances)
-    top.push_back({{"time_s", s.time_s}, {"wait_s", s.wait_s}, {"peers", s.peers}});
+    top.push_back({{"time_s", s.time_s},
+                   {"wait_s", s.wait_s},
+                   {"peers", s.peers},
+                   {"peer_threads", s.peer_threads}});
   return {{"pattern", f.pattern},
           {"rank", f.rank},
           {"thread", f.thread},
@@ -39,6 +42,7 @@ Json finding_json(const Finding& f) {
           {"function", text_or_null(f.function)},
           {"mpi_function", f.mpi_function},
           {"peers", f.peers},
+          {"peer_threads", f.peer_threads},
           {"occurrences", f.occurrences},
           {"wait_time_s", f.wait_time_s},
           {"max_wait_s", f.max_wait_s},

@@ -38,6 +38,7 @@ Finding finding_of(const Json& j) {
   f.function = text_of(j, "function");
   f.mpi_function = text_of(j, "mpi_function");
   f.peers = value_of<std::vector<std::int32_t>>(j, "peers");
+  f.peer_threads = value_of<PeerThreads>(j, "peer_threads");  // absent before schema 1.7
   f.occurrences = value_of<std::uint64_t>(j, "occurrences");
   f.wait_time_s = j.at("wait_time_s").get<double>();
   f.max_wait_s = value_of<double>(j, "max_wait_s");

@@ -118,7 +118,8 @@ and
 .I https://ui.perfetto.dev
 open: a track per rank and thread, a slice per MPI call (with its
 .IR file : line ),
-an arrow per matched message, and the worst instances of each finding.
+an arrow per matched message, a mark per one-sided put, get or atomic on the track of the
+thread that issued it (naming its target), and the worst instances of each finding.
 )roff",
              .name = "timeline",
              .needs = ReportNeeds::TraceAndMatching,

@@ -51,7 +51,8 @@ Json result_json(const Finding& f, const std::vector<PatternTotal>& patterns) {
                      {"thread", f.thread},
                      {"node", f.node},
                      {"mpi_function", f.mpi_function},
-                     {"peers", f.peers}};
+                     {"peers", f.peers},
+                     {"peer_threads", f.peer_threads}};
   return r;
 }
 

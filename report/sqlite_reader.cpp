@@ -2,8 +2,10 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
+#include <unordered_map>
 
 #include "sqlite_schema.h"
 
@@ -202,9 +204,11 @@ AnalysisResult read_database_run(const std::string& path, std::int64_t run_id) {
                                 .time_s = real(s, 3),
                                 .mpi_time_s = real(s, 4)});
       });
+  std::unordered_map<std::int64_t, std::size_t> finding_index;  // finding_id → findings
   db.each(
       "SELECT f.pattern, f.rank, f.thread, c.file, c.line, c.function, f.mpi_function, f.peers, "
-      "f.occurrences, f.wait_time_s, f.max_wait_s, f.comment, f.recommendation FROM findings f "
+      "f.occurrences, f.wait_time_s, f.max_wait_s, f.comment, f.recommendation, f.finding_id "
+      "FROM findings f "
       "JOIN call_sites c ON c.call_site_id = f.call_site_id WHERE f.run_id = ? ORDER BY "
       "f.wait_time_s DESC, f.finding_id",
       run_id, [&](sqlite3_stmt* s) {
@@ -217,13 +221,28 @@ AnalysisResult read_database_run(const std::string& path, std::int64_t run_id) {
         f.function = text(s, 5);
         f.mpi_function = text(s, 6);
         f.peers = peers_of(text(s, 7));
+        f.peer_threads.resize(f.peers.size());
         f.occurrences = static_cast<std::uint64_t>(integer(s, 8));
         f.wait_time_s = real(s, 9);
         f.max_wait_s = real(s, 10);
         f.comment = text(s, 11);
         f.recommendation = text(s, 12);
+        finding_index[integer(s, 13)] = result.findings.size();
         result.findings.push_back(std::move(f));
       });
+  if (db.has_table("finding_peer_threads"))  // since schema version 4
+    db.each(
+        "SELECT p.finding_id, p.rank, p.thread FROM finding_peer_threads p JOIN findings f ON "
+        "f.finding_id = p.finding_id WHERE f.run_id = ? ORDER BY p.finding_id, p.rank, p.thread",
+        run_id, [&](sqlite3_stmt* s) {
+          const auto found = finding_index.find(integer(s, 0));
+          if (found == finding_index.end()) return;
+          Finding& f = result.findings[found->second];
+          const auto rank = std::find(f.peers.begin(), f.peers.end(), integer(s, 1));
+          if (rank == f.peers.end()) return;
+          f.peer_threads[static_cast<std::size_t>(rank - f.peers.begin())].push_back(
+              static_cast<std::int32_t>(integer(s, 2)));
+        });
   db.each(
       "SELECT pattern, findings, occurrences, wait_time_s, percent_of_total_time FROM "
       "pattern_totals WHERE run_id = ? ORDER BY rowid",

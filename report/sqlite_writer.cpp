@@ -176,11 +176,16 @@ void insert_findings(const Writer& w, std::int64_t run_id, const AnalysisResult&
       w,
       "INSERT INTO findings (run_id, pattern, rank, thread, call_site_id, mpi_function, peers,"
       " occurrences, wait_time_s, max_wait_s, comment, recommendation)"
-      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING finding_id");
+  Writer::Statement peer_thread(
+      w, "INSERT INTO finding_peer_threads (finding_id, rank, thread) VALUES (?, ?, ?)");
   for (const Finding& f : r.findings) {
     const std::int64_t site_id = site.id(f.file, f.line, f.function);
-    finding.row(run_id, f.pattern, f.rank, f.thread, site_id, f.mpi_function, peer_list(f.peers),
-                f.occurrences, f.wait_time_s, f.max_wait_s, f.comment, f.recommendation);
+    const std::int64_t id = finding.row_id(
+        run_id, f.pattern, f.rank, f.thread, site_id, f.mpi_function, peer_list(f.peers),
+        f.occurrences, f.wait_time_s, f.max_wait_s, f.comment, f.recommendation);
+    for (std::size_t i = 0; i < f.peer_threads.size() && i < f.peers.size(); ++i)
+      for (const std::int32_t thread : f.peer_threads[i]) peer_thread.row(id, f.peers[i], thread);
   }
 }
 

@@ -90,7 +90,7 @@ void write_findings(const AnalysisResult& r, const TerminalOptions& options, std
         << padded(format_duration(f.wait_time_s), 10) << padded(location_label(f), 9) << ' '
         << format_place(shown_path(f.file, options.base_dir), f.line) << "  " << f.mpi_function
         << " ×" << f.occurrences;
-    if (!f.peers.empty()) out << ", peers: " << format_ranks(f.peers);
+    if (!f.peers.empty()) out << ", peers: " << format_peers(f.peers, f.peer_threads);
     out << '\n';
     const auto same = std::find(advised.begin(), advised.end(), f.recommendation);
     if (same == advised.end()) {

@@ -5,6 +5,8 @@
 #include <tuple>
 #include <vector>
 
+#include "trace_access.h"
+
 namespace collwrap {
 namespace {
 
@@ -52,6 +54,50 @@ void write_track_names(const Trace& trace, EventStream& events) {
                 {"tid", l.thread},
                 {"args", {{"name", "thread " + std::to_string(l.thread)}}}});
   }
+}
+
+// The name of a one-sided transfer's mark, or nullptr for ops that are none.
+const char* rma_transfer_name(OpKind kind) {
+  switch (kind) {
+    case OpKind::RmaPut:
+      return "put";
+    case OpKind::RmaGet:
+      return "get";
+    case OpKind::RmaAtomic:
+      return "atomic";
+    default:
+      return nullptr;
+  }
+}
+
+// One-sided transfers (puts, gets, atomics) as instant marks on the origin's track, at the time
+// the transfer was issued, inside the call that issued it: the target takes no part in them
+// (no call of its to end an arrow at), so it is named in the mark instead.
+std::size_t write_rma_transfers(const Trace& trace, const TimelineSelection& selection,
+                                EventStream& events) {
+  std::size_t marks = 0;
+  for (const TimelineCall& ref : selection.calls) {
+    const Location& l = trace.locations[ref.loc];
+    for (const std::uint32_t op : ops_of_call(trace, ref.loc, ref.call)) {
+      const char* name = rma_transfer_name(l.op_kind[op]);
+      if (name == nullptr) continue;
+      const std::int32_t target = l.op_peer[op];
+      Json args = {{"bytes_sent", l.op_bytes[op]}, {"bytes_received", l.op_bytes_received[op]}};
+      if (target != kNoWorldRank) args["target"] = target;
+      events.add({{"name", target == kNoWorldRank
+                               ? std::string(name)
+                               : std::string(name) + " → rank " + std::to_string(target)},
+                  {"cat", "rma"},
+                  {"ph", "i"},
+                  {"s", "t"},
+                  {"ts", micros(l.op_time[op])},
+                  {"pid", l.rank},
+                  {"tid", l.thread},
+                  {"args", args}});
+      ++marks;
+    }
+  }
+  return marks;
 }
 
 }  // namespace
@@ -159,6 +205,8 @@ TimelineCounts write_timeline(const Trace& trace, const Matching& matching,
     ++counts.messages;
   }
 
+  counts.rma_transfers = write_rma_transfers(trace, selection, events);
+
   // The worst instances of each finding: the wait at the start of the call that lost it.
   for (const Finding& f : result.findings)
     for (const InstanceSample& s : f.top_instances) {
@@ -170,7 +218,11 @@ TimelineCounts write_timeline(const Trace& trace, const Matching& matching,
                   {"dur", s.wait_s * 1e6},
                   {"pid", f.rank},
                   {"tid", f.thread},
-                  {"args", {{"wait_s", s.wait_s}, {"peers", s.peers}, {"comment", f.comment}}}});
+                  {"args",
+                   {{"wait_s", s.wait_s},
+                    {"peers", s.peers},
+                    {"peer_threads", s.peer_threads},
+                    {"comment", f.comment}}}});
     }
 
   Json other = {{"trace", result.trace.path}, {"calls_dropped", counts.calls_dropped}};

@@ -62,6 +62,7 @@ struct TimelineCounts {
   std::size_t calls = 0;          // call slices written
   std::size_t calls_dropped = 0;  // in the window but beyond max_calls
   std::size_t messages = 0;       // flow arrows written
+  std::size_t rma_transfers = 0;  // one-sided puts, gets and atomics marked on their origin
 };
 
 TimelineCounts write_timeline(const Trace& trace, const Matching& matching,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace collwrap {
@@ -82,8 +83,23 @@ std::vector<FindingMatch> match_findings(std::span<const Finding> base,
   return matches;
 }
 
+namespace {
+
+// Peer ranks and their threads: the union of both, ranks ascending, threads ascending.
+using PeerSet = std::map<std::int32_t, std::set<std::int32_t>>;
+void add_peers(PeerSet& into, const Finding& f) {
+  for (std::size_t i = 0; i < f.peers.size(); ++i) {
+    std::set<std::int32_t>& threads = into[f.peers[i]];
+    if (i < f.peer_threads.size())
+      threads.insert(f.peer_threads[i].begin(), f.peer_threads[i].end());
+  }
+}
+
+}  // namespace
+
 std::vector<Finding> findings_summed_over_ranks(std::span<const Finding> findings) {
   std::vector<Finding> sums;
+  std::vector<PeerSet> peers;  // parallel to sums
   std::map<std::tuple<std::string, std::string, std::uint32_t, std::string, std::string>,
            std::size_t>
       index;
@@ -97,16 +113,21 @@ std::vector<Finding> findings_summed_over_ranks(std::span<const Finding> finding
       s.occurrences = 0;
       s.wait_time_s = s.max_wait_s = 0;
       s.top_instances.clear();
+      peers.emplace_back();
     }
     Finding& s = sums[it->second];
     s.occurrences += f.occurrences;
     s.wait_time_s += f.wait_time_s;
     s.max_wait_s = std::max(s.max_wait_s, f.max_wait_s);
-    s.peers.insert(s.peers.end(), f.peers.begin(), f.peers.end());
+    add_peers(peers[it->second], f);
   }
-  for (Finding& s : sums) {
-    std::sort(s.peers.begin(), s.peers.end());
-    s.peers.erase(std::unique(s.peers.begin(), s.peers.end()), s.peers.end());
+  for (std::size_t i = 0; i < sums.size(); ++i) {
+    sums[i].peers.clear();
+    sums[i].peer_threads.clear();
+    for (const auto& [rank, threads] : peers[i]) {
+      sums[i].peers.push_back(rank);
+      sums[i].peer_threads.emplace_back(threads.begin(), threads.end());
+    }
   }
   std::stable_sort(sums.begin(), sums.end(), [](const Finding& a, const Finding& b) {
     return a.wait_time_s > b.wait_time_s;

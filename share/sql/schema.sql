@@ -3,10 +3,10 @@
 -- Each analysis appends one row to `runs` and its rows to the other tables, all in one
 -- transaction; nothing is ever updated or deleted, so results of different runs can be
 -- compared with plain SQL (examples next to this file). Times are seconds, ranks are
--- MPI_COMM_WORLD ranks. `PRAGMA user_version` holds the schema version (3; version 2 added
+-- MPI_COMM_WORLD ranks. `PRAGMA user_version` holds the schema version (4; version 2 added
 -- the root-cause, critical-path and POP tables, which stay empty for runs analyzed with
 -- --no-causes; version 3 added root_cause_call_paths and
--- root_cause_estimates).
+-- root_cause_estimates; version 4 added finding_peer_threads).
 
 CREATE TABLE IF NOT EXISTS runs (
   run_id           INTEGER PRIMARY KEY,
@@ -60,6 +60,16 @@ CREATE TABLE IF NOT EXISTS findings (
 );
 CREATE INDEX IF NOT EXISTS findings_by_run ON findings (run_id);
 CREATE INDEX IF NOT EXISTS findings_by_call_site ON findings (call_site_id);
+
+-- Which thread of each peer rank a finding waited for (the thread that sent the message, joined
+-- the collective, held the lock, ...): one row per peer rank and thread. A peer rank without
+-- rows is one whose thread is unknown (the passive target of one-sided operations).
+CREATE TABLE IF NOT EXISTS finding_peer_threads (
+  finding_id INTEGER NOT NULL REFERENCES findings (finding_id),
+  rank       INTEGER NOT NULL,  -- one of the finding's peers
+  thread     INTEGER NOT NULL,  -- 0 = the thread that called MPI_Init
+  PRIMARY KEY (finding_id, rank, thread)
+);
 
 -- Idle time per selected pattern of a run. Patterns overlap: do not add them up.
 CREATE TABLE IF NOT EXISTS pattern_totals (

@@ -5,13 +5,14 @@
  * is thread 0, worker t thread t + 1. Worker 1 of rank 0 works DELAY_US longer before each
  * send; worker 0 is on time. MPI orders messages per communicator, sender, receiver and tag,
  * not per thread, and the tags keep the two workers' messages apart. Expected: late_sender on
- * rank 1 thread 2 at its MPI_Recv, peer rank 0, ITERATIONS x DELAY_US = 1.0 s; rank 1
- * thread 1 does not wait significantly; and among the root causes, the compute of rank 0
- * thread 2 that ends at its MPI_Send.
+ * rank 1 thread 2 at its MPI_Recv, peer rank 0 thread 2 (the late thread, not its on-time
+ * sibling), ITERATIONS x DELAY_US = 1.0 s; rank 1 thread 1 does not wait significantly; and
+ * among the root causes, the compute of rank 0 thread 2 that ends at its MPI_Send.
  *
  * Then the main thread of rank 1 posts an MPI_Irecv that worker 1 completes while rank 0's
  * main thread sends late: the wait is caused by a request another thread posted, and is
- * reported on the thread that waited (thread 2), at its MPI_Wait, with peer rank 0.
+ * reported on the thread that waited (thread 2), at its MPI_Wait, with peer rank 0 thread 0
+ * (the main thread, which sent).
  *
  *   mpirun -np 2 -x LD_PRELOAD=libcollwrap.so ./late_sender_threads
  *
@@ -41,11 +42,11 @@ static void* exchange(void* arg) {
       if (w->thread == 1) usleep(DELAY_US); /* the late thread's extra work */
       MPI_Send(&value, 1, MPI_INT, 1, w->thread, MPI_COMM_WORLD); /* @root-cause rank=0 thread=2 */
     } else {
-      MPI_Recv(&value, 1, MPI_INT, 0, w->thread, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* @expect late_sender rank=1 thread=2 wait=1.0 peers=0 @absent late_sender rank=1 thread=1 */
+      MPI_Recv(&value, 1, MPI_INT, 0, w->thread, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* @expect late_sender rank=1 thread=2 wait=1.0 peers=0:2 @absent late_sender rank=1 thread=1 */
     }
   }
   if (w->rank == 1 && w->thread == 1) {
-    MPI_Wait(w->handed_over, MPI_STATUS_IGNORE); /* @expect late_sender rank=1 thread=2 wait=0.2 peers=0 */
+    MPI_Wait(w->handed_over, MPI_STATUS_IGNORE); /* @expect late_sender rank=1 thread=2 wait=0.2 peers=0:0 */
   }
   return NULL;
 }

@@ -6,8 +6,10 @@ An example marks the line of the MPI call where a finding must appear:
     MPI_Recv(...); /* @expect late_sender rank=0 wait=1.0 */
 rank= lists the ranks (comma separated) that must each have the finding at that line; wait= is
 the expected total idle time in seconds, or "any" when it depends on the machine; peers=, when
-given, ranks that must be among the finding's peers (world ranks, comma separated); thread=,
-when given, the thread that must have it (else any). On the same line, "@absent P1,P2
+given, ranks that must be among the finding's peers (world ranks, comma separated), each
+optionally as RANK:THREAD when that thread of the rank must be among the peer threads the
+finding names for it (peers=0:2,1 = rank 0's thread 2, and rank 1); thread=, when given, the
+thread that must have it (else any). On the same line, "@absent P1,P2
 rank=R1,R2 [thread=T]" says that those ranks (that thread of them) have no significant finding of
 those patterns there, and "@not-peer P rank=R1,R2" that no finding of theirs there names rank P
 as a peer. "@root-cause rank=R thread=T" says that the report's root causes include the
@@ -92,6 +94,23 @@ def rank_count(source, default):
     return int(m.group(1)) if m else default
 
 
+def peer_of(text):
+    """(rank, thread or None) of a peers= item: "0" or "0:2"."""
+    rank, _, thread = text.partition(":")
+    return int(rank), (int(thread) if thread else None)
+
+
+def names_peer(finding, rank, thread):
+    """Whether the finding names that rank (and that thread of it, unless None) as a peer."""
+    if rank not in finding["peers"]:
+        return False
+    if thread is None:
+        return True
+    threads = finding.get("peer_threads", [])
+    i = finding["peers"].index(rank)
+    return i < len(threads) and thread in threads[i]
+
+
 def check_peers_and_absences(report, source):
     """Failure messages for unmet peers=, @absent and @not-peer statements."""
     name = os.path.basename(source)
@@ -100,13 +119,16 @@ def check_peers_and_absences(report, source):
     for (line, pattern), fields in expected_fields(source).items():
         if "peers" not in fields:
             continue
-        peers = [int(r) for r in fields["peers"].split(",")]
+        peers = [peer_of(p) for p in fields["peers"].split(",")]
         ranks = [int(r) for r in fields["rank"].split(",")]
+        thread = fields.get("thread")
         for f in here:
             if (f["pattern"] == pattern and f["line"] == line and f["rank"] in ranks
-                    and not set(peers) <= set(f["peers"])):
-                failures.append(f"{pattern} on rank {f['rank']} at {name}:{line}: peers "
-                                f"{f['peers']}, expected {peers} among them")
+                    and thread in (None, str(f["thread"]))
+                    and not all(names_peer(f, rank, t) for rank, t in peers)):
+                failures.append(f"{pattern} on rank {f['rank']} thread {f['thread']} at "
+                                f"{name}:{line}: peers {f['peers']}, peer threads "
+                                f"{f.get('peer_threads')}, expected {fields['peers']} among them")
     for line, patterns, ranks, thread in absences(source):
         for f in here:
             if (f["line"] == line and f["pattern"] in patterns and f["rank"] in ranks

@@ -80,6 +80,13 @@ class ReportsRealTraceTest(unittest.TestCase):
             rows = sqlite(self.db, f"SELECT COUNT(*) FROM findings WHERE run_id = {run_id};")
             self.assertEqual(int(rows[0][0]), len(self.report["findings"]))
 
+    def test_peer_threads_are_the_reports(self):
+        rows = sqlite(self.db, "SELECT COUNT(*) FROM finding_peer_threads p JOIN findings f"
+                               " ON f.finding_id = p.finding_id WHERE f.run_id = 2;")
+        expected = sum(len(t) for f in self.report["findings"] for t in f["peer_threads"])
+        self.assertGreater(expected, 0)
+        self.assertEqual(int(rows[0][0]), expected)
+
     def test_pattern_per_run_query_gives_the_report_totals(self):
         with open(os.path.join(ARGS.sql_dir, "pattern_per_run.sql"), encoding="utf-8") as f:
             rows = sqlite(self.db, ".headers off\n" + f.read())
@@ -205,7 +212,7 @@ class ReportsRealTraceTest(unittest.TestCase):
         ranks = sqlite(self.db, "SELECT rank, useful_s FROM pop_ranks WHERE run_id = 2"
                                 " ORDER BY rank;")
         self.assertEqual([int(r[0]) for r in ranks], [r["rank"] for r in pop["ranks"]])
-        self.assertEqual(sqlite(self.db, "PRAGMA user_version;"), [["3"]])
+        self.assertEqual(sqlite(self.db, "PRAGMA user_version;"), [["4"]])
 
     # Communication matrix
 

@@ -39,6 +39,20 @@ TEST(WaitAtBarrier, EveryoneWaitsForTheLast) {
   EXPECT_TRUE(find(kWaitAtNxN, t).empty());  // a barrier is not an N×N collective
 }
 
+TEST(WaitAtBarrier, NamesTheThreadOfTheLastToJoin) {
+  // Rank 2 calls the barrier from its thread 1: that is the thread the others waited for.
+  TraceBuilder b(3, 2);
+  b.collective(b.call(0, "MPI_Barrier", 0, 510), CollOp::Barrier);
+  b.collective(b.call(1, "MPI_Barrier", 100, 510), CollOp::Barrier);
+  b.collective(b.call(2, "MPI_Barrier", 500, 520, "test.c", 0, /*thread*/ 1), CollOp::Barrier);
+  const auto found = find(kWaitAtBarrier, b.finish());
+  ASSERT_EQ(found.size(), 2u);
+  for (const Found& f : found) {
+    EXPECT_EQ(f.peers, std::vector<std::int32_t>{2});
+    EXPECT_EQ(f.peer_threads, std::vector<std::int32_t>{1});
+  }
+}
+
 TEST(BarrierCompletion, TimeAfterTheFirstLeft) {
   const Trace t = blocking("MPI_Barrier", CollOp::Barrier, {{0, 510}, {0, 600}, {0, 700}});
   const auto found = find(kBarrierCompletion, t);

@@ -151,5 +151,20 @@ TEST(LateSender, ReportsPerThread) {
   EXPECT_EQ(found[0].thread, 1);
 }
 
+TEST(LateSender, NamesTheThreadThatSentLate) {
+  // Rank 1's thread 0 sends tag 0 on time; its thread 1 sends tag 1 late. The receive of tag 1
+  // waited for thread 1, not for the rank's main thread.
+  TraceBuilder b(2, 2);
+  b.send(b.call(1, "MPI_Send", 50, 60), 0, 0, 8);
+  b.send(b.call(1, "MPI_Send", 800, 810, "app.c", 9, /*thread*/ 1), 0, 1, 8);
+  b.recv(b.call(0, "MPI_Recv", 100, 150), 1, 0, 8);
+  b.recv(b.call(0, "MPI_Recv", 200, 900), 1, 1, 8);
+  const auto found = find(kLateSender, b.finish());
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].idle, 600);
+  EXPECT_EQ(found[0].peers, std::vector<std::int32_t>{1});
+  EXPECT_EQ(found[0].peer_threads, std::vector<std::int32_t>{1});
+}
+
 }  // namespace
 }  // namespace collwrap::testing

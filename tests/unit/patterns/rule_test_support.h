@@ -19,7 +19,8 @@ struct Found {
   std::int32_t thread;
   std::uint32_t call;
   TimeNs idle;
-  std::vector<std::int32_t> peers;
+  std::vector<std::int32_t> peers;         // world ranks, as the rule reported them
+  std::vector<std::int32_t> peer_threads;  // parallel to peers, kUnknownThread when unknown
   InstanceDetail detail;
 };
 
@@ -28,13 +29,12 @@ class CollectingSink : public InstanceSink {
   explicit CollectingSink(const Trace& trace) : trace_(trace) {}
   void add(const Instance& i) override {
     const Location& l = trace_.locations[i.loc];
-    found.push_back({std::string(i.pattern->id),
-                     l.rank,
-                     l.thread,
-                     i.call,
-                     i.idle,
-                     {i.peers.begin(), i.peers.end()},
-                     i.detail});
+    Found& f = found.emplace_back(
+        Found{std::string(i.pattern->id), l.rank, l.thread, i.call, i.idle, {}, {}, i.detail});
+    for (const Peer& p : i.peers) {
+      f.peers.push_back(p.rank);
+      f.peer_threads.push_back(p.thread);
+    }
   }
   std::vector<Found> found;
 

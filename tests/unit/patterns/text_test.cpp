@@ -27,6 +27,15 @@ TEST(FormatRanks, ReadsLikeASentence) {
             "ranks 0, 1, 2, 3, 4, 5, 6, 7 and 2 more");
 }
 
+TEST(FormatPeers, NamesThreadsOtherThanTheMainOne) {
+  const std::vector<std::int32_t> ranks{0, 1};
+  EXPECT_EQ(format_peers(ranks, PeerThreads{{2}, {0, 1}}),
+            "ranks 0 (thread 2) and 1 (threads 0 and 1)");
+  EXPECT_EQ(format_peers(ranks, PeerThreads{{0}, {}}), "ranks 0 and 1");  // main or unknown
+  EXPECT_EQ(format_peers(ranks, PeerThreads{{3}, {}}), "ranks 0 (thread 3) and 1");
+  EXPECT_EQ(format_peers(ranks, PeerThreads{}), "ranks 0 and 1");  // a report before 1.7
+}
+
 TEST(FormatPlace, FileAndLine) {
   EXPECT_EQ(format_place("/src/a.c", 42), "/src/a.c:42");
   EXPECT_EQ(format_place("/src/a.c", 0), "/src/a.c");
@@ -44,7 +53,7 @@ Finding late_sender_finding() {
   f.occurrences = 5;
   f.wait_time_s = 1.02;
   f.max_wait_s = 0.3;
-  f.top_instances = {{1.5, 0.3, {3}}, {0.5, 0.25, {1}}};
+  f.top_instances = {{1.5, 0.3, {3}, {{0}}}, {0.5, 0.25, {1}, {{0}}}};
   f.details.send_modes = {{"standard", 4}, {"synchronous", 1}};
   return f;
 }

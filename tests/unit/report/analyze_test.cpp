@@ -53,6 +53,29 @@ TEST(Analyze, FindingFieldsOfALateSender) {
   EXPECT_NEAR(f->top_instances[0].time_s, 0.002, 1e-12);  // Enter of the receive
 }
 
+TEST(Analyze, FindingNamesThePeerThreadItWaitedFor) {
+  // Rank 0 receives twice from rank 1 at line 7: once from its thread 1 (late by 400 ns), once
+  // from its thread 0 (late by 100 ns). The finding names both threads of rank 1; the worst
+  // instance names thread 1 alone.
+  TraceBuilder b(2, 2);
+  b.recv(b.call(0, "MPI_Recv", 100, 600, "/src/app.c", 7), 1, 1, 8);
+  b.send(b.call(1, "MPI_Send", 500, 510, "/src/app.c", 20, /*thread*/ 1), 0, 1, 8);
+  b.recv(b.call(0, "MPI_Recv", 700, 900, "/src/app.c", 7), 1, 0, 8);
+  b.send(b.call(1, "MPI_Send", 800, 810, "/src/app.c", 21), 0, 0, 8);
+  RuleOptions every_wait;
+  every_wait.min_wait = 0;
+  const AnalysisResult r = analyze_all(b.finish(), every_wait);
+  const Finding* f = find_finding(r, "late_sender", 0, 7);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->peers, std::vector<std::int32_t>{1});
+  EXPECT_EQ(f->peer_threads, (PeerThreads{{0, 1}}));
+  ASSERT_EQ(f->top_instances.size(), 2u);
+  EXPECT_EQ(f->top_instances[0].peer_threads, (PeerThreads{{1}}));
+  EXPECT_EQ(f->top_instances[1].peer_threads, (PeerThreads{{0}}));
+  EXPECT_NE(f->comment.find("Peer (late sender): rank 1 (threads 0 and 1)."), std::string::npos)
+      << f->comment;
+}
+
 TEST(Analyze, EarlyWaitCarriesDistancesAndTheNonblockingCall) {
   const AnalysisResult r = analyze_all(every_pattern_trace());
   const Finding* f = find_finding(r, "early_wait", 2, 31);

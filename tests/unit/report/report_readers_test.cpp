@@ -34,9 +34,9 @@ void expect_same_for_comparison(const AnalysisResult& read, const AnalysisResult
     const Finding& r = read.findings[i];
     const Finding& w = written.findings[i];
     EXPECT_EQ(std::tie(r.pattern, r.rank, r.thread, r.file, r.line, r.function, r.mpi_function,
-                       r.peers, r.occurrences),
+                       r.peers, r.peer_threads, r.occurrences),
               std::tie(w.pattern, w.rank, w.thread, w.file, w.line, w.function, w.mpi_function,
-                       w.peers, w.occurrences));
+                       w.peers, w.peer_threads, w.occurrences));
     EXPECT_DOUBLE_EQ(r.wait_time_s, w.wait_time_s);
   }
   ASSERT_EQ(read.summary.patterns.size(), written.summary.patterns.size());

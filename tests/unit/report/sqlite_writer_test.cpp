@@ -73,7 +73,16 @@ TEST(SqliteWriter, EachAnalysisAppendsARunWithAllItsRows) {
                   " WHERE run_id = 1 ORDER BY wait_time_s DESC, finding_id LIMIT 1"),
             worst.pattern + " " + std::to_string(worst.rank) + " " + peers);
   EXPECT_EQ(query(db, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query(db, "PRAGMA user_version"), "3");
+  // One row per peer rank and thread the finding waited for.
+  std::size_t peer_threads = 0;
+  for (const std::vector<std::int32_t>& threads : worst.peer_threads)
+    peer_threads += threads.size();
+  EXPECT_GT(peer_threads, 0u);
+  EXPECT_EQ(query(db,
+                  "SELECT COUNT(*) FROM finding_peer_threads WHERE finding_id = (SELECT finding_id"
+                  " FROM findings WHERE run_id = 1 ORDER BY wait_time_s DESC, finding_id LIMIT 1)"),
+            std::to_string(peer_threads));
+  EXPECT_EQ(query(db, "PRAGMA user_version"), "4");
 }
 
 TEST(SqliteWriter, RootCausesCriticalPathAndPopHaveTheirTables) {

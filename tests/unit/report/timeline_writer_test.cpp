@@ -1,5 +1,6 @@
 // The timeline is valid trace-event JSON: one slice per MPI call on its rank's and thread's
-// track, one flow per message, a slice per worst instance; the window and the cap bound it.
+// track, one flow per message, a mark per one-sided transfer, a slice per worst instance; the
+// window and the cap bound it.
 #include "timeline_writer.h"
 
 #include <gtest/gtest.h>
@@ -86,6 +87,39 @@ TEST(Timeline, CapKeepsTheEarliestCallsAndSaysSo) {
   EXPECT_EQ(w.counts.calls_dropped, 1u);
   EXPECT_EQ(w.doc["otherData"]["calls_dropped"], 1);
   EXPECT_EQ(count(w.doc, "message", "s"), 1u);  // the second message lost its send slice
+}
+
+TEST(Timeline, OneSidedTransfersAreMarksOnTheOrigin) {
+  // Rank 0 puts 64 bytes to rank 1 and gets 8 bytes from it, each inside its own call; the
+  // target has no call of its own for them, so no arrow, and names it in the mark.
+  TraceBuilder b(2, 2);
+  b.put(b.call(0, "MPI_Put", 100'000, 110'000, "/src/rma.c", 5, /*thread*/ 1), 1, 64);
+  b.get(b.call(0, "MPI_Get", 200'000, 210'000, "/src/rma.c", 6), 1, 8);
+  const Trace t = b.finish();
+  const Matching m = match_trace(t);
+  const AnalysisResult r = analyze_trace(t, m, {{}, select_patterns("late_sender")});
+  std::ostringstream out;
+  const TimelineCounts counts = write_timeline(t, m, r, {}, out);
+  const nlohmann::json doc = nlohmann::json::parse(out.str());
+  EXPECT_EQ(counts.rma_transfers, 2u);
+  ASSERT_EQ(count(doc, "rma", "i"), 2u);
+  std::vector<nlohmann::json> marks;
+  for (const auto& e : doc["traceEvents"])
+    if (e.value("cat", "") == "rma") marks.push_back(e);
+  EXPECT_EQ(marks[0]["name"], "put → rank 1");
+  EXPECT_EQ(marks[0]["pid"], 0);
+  EXPECT_EQ(marks[0]["tid"], 1);
+  EXPECT_DOUBLE_EQ(marks[0]["ts"].get<double>(), 100.0);
+  EXPECT_EQ(marks[0]["args"]["target"], 1);
+  EXPECT_EQ(marks[0]["args"]["bytes_sent"], 64);
+  EXPECT_EQ(marks[1]["name"], "get → rank 1");
+  EXPECT_EQ(marks[1]["tid"], 0);
+  EXPECT_EQ(marks[1]["args"]["bytes_received"], 8);
+
+  TimelineOptions after;  // outside the window: neither call, nor its transfer
+  after.start = 150'000;
+  std::ostringstream windowed;
+  EXPECT_EQ(write_timeline(t, m, r, after, windowed).rma_transfers, 1u);
 }
 
 }  // namespace

@@ -113,7 +113,9 @@ TEST(FindingMatching, SumsOverRanksPerPatternAndCallSite) {
                                 finding("late_sender", 2, 32, 0.5),
                                 finding("late_sender", 1, 40, 2.0)};
   findings[0].peers = {1};
+  findings[0].peer_threads = {{2}};
   findings[1].peers = {1, 3};
+  findings[1].peer_threads = {{0}, {}};  // rank 3's thread unknown
   findings[0].max_wait_s = 0.3;
   findings[1].max_wait_s = 0.4;
   const std::vector<Finding> sums = findings_summed_over_ranks(findings);
@@ -124,6 +126,7 @@ TEST(FindingMatching, SumsOverRanksPerPatternAndCallSite) {
   EXPECT_EQ(sums[1].occurrences, 10u);
   EXPECT_DOUBLE_EQ(sums[1].max_wait_s, 0.4);
   EXPECT_EQ(sums[1].peers, (std::vector<std::int32_t>{1, 3}));
+  EXPECT_EQ(sums[1].peer_threads, (PeerThreads{{0, 2}, {}}));  // both threads of rank 1
 }
 
 }  // namespace
