@@ -13,10 +13,10 @@
 namespace collwrap {
 
 // Declared one per family file: p2p_blocking.cpp, wrong_order.cpp, early_wait.cpp,
-// Declared one per family file: p2p_blocking.cpp, wrong_order.cpp, early_wait.cpp,
 // barrier.cpp, nxn.cpp, neighbor.cpp, rooted_collectives.cpp, sendrecv_candidate.cpp, and the
 // one-sided (PGAS) rules lock_contention.cpp, late_wait_until.cpp, memory_sync_wait.cpp,
-// frequent_small_communication.cpp, and MPI's window synchronization rma_fence.cpp,
+// frequent_small_communication.cpp, large_communication.cpp, unbalanced_communication.cpp,
+// slow_workers.cpp, overloaded_master.cpp, and MPI's window synchronization rma_fence.cpp,
 // rma_gats.cpp, rma_window.cpp. A new pattern is registered here: its declaration below
 // and its place in kPatternCatalog.
 extern const Pattern kLateSender;
@@ -43,15 +43,27 @@ extern const Pattern kRmaEarlyWait;
 extern const Pattern kRmaLateComplete;
 extern const Pattern kRmaWaitAtCreate;
 extern const Pattern kRmaWaitAtFree;
+extern const Pattern kLargeCommunication;
+extern const Pattern kUnbalancedCommunication;
+extern const Pattern kSlowWorkers;
+extern const Pattern kOverloadedMaster;
 
 // All patterns, in the order reports list them.
-inline constexpr auto kPatternCatalog = std::to_array<const Pattern*>(
-    {&kLateSender,        &kLateReceiver,      &kWrongOrder,    &kEarlyWait,
-     &kWaitAtBarrier,     &kBarrierCompletion, &kWaitAtNxN,     &kNxNCompletion,
-     &kWaitAtNeighbor,    &kLateBroadcast,     &kEarlyReduce,   &kEarlyScan,
-     &kSendrecvCandidate, &kLockContention,    &kLateWaitUntil, &kMemorySyncWait,
-     &kRmaWaitAtFence,    &kRmaEarlyFence,     &kRmaLatePost,   &kRmaEarlyWait,
-     &kRmaLateComplete,   &kRmaWaitAtCreate,   &kRmaWaitAtFree, &kFrequentSmallCommunication});
+inline constexpr auto kPatternCatalog =
+    std::to_array<const Pattern*>({&kLateSender,         &kLateReceiver,
+                                   &kWrongOrder,         &kEarlyWait,
+                                   &kWaitAtBarrier,      &kBarrierCompletion,
+                                   &kWaitAtNxN,          &kNxNCompletion,
+                                   &kWaitAtNeighbor,     &kLateBroadcast,
+                                   &kEarlyReduce,        &kEarlyScan,
+                                   &kSendrecvCandidate,  &kLockContention,
+                                   &kLateWaitUntil,      &kMemorySyncWait,
+                                   &kRmaWaitAtFence,     &kRmaEarlyFence,
+                                   &kRmaLatePost,        &kRmaEarlyWait,
+                                   &kRmaLateComplete,    &kRmaWaitAtCreate,
+                                   &kRmaWaitAtFree,      &kFrequentSmallCommunication,
+                                   &kLargeCommunication, &kUnbalancedCommunication,
+                                   &kSlowWorkers,        &kOverloadedMaster});
 
 std::span<const Pattern* const> pattern_catalog();
 

@@ -36,8 +36,11 @@ struct FindingDetails {
   std::optional<double> optimal_distance_s;    // early_wait, mean over instances
   std::optional<double> current_distance_s;    // early_wait, mean over instances
   std::optional<SourceLocation> related_call;  // nonblocking call, posting call or paired call
-  std::uint64_t transfers = 0;                 // frequent_small_communication: one-sided transfers
-  std::uint64_t transfer_bytes = 0;            // and their bytes
+  // frequent_small_communication, large_communication, unbalanced_communication: the
+  // transfers and their bytes; unbalanced_communication: the mean bytes per communicating pair.
+  std::uint64_t transfers = 0;
+  std::uint64_t transfer_bytes = 0;
+  std::uint64_t mean_pair_bytes = 0;
 };
 
 // One pattern at one call site on one rank and thread.

@@ -50,6 +50,7 @@ void FindingAggregator::add(const Instance& instance) {
   }
   stats.transfers += d.transfers;
   stats.transfer_bytes += d.transfer_bytes;
+  stats.mean_pair_bytes = std::max(stats.mean_pair_bytes, d.mean_pair_bytes);
   keep_if_among_worst(stats, instance);
 }
 

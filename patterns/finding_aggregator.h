@@ -36,8 +36,9 @@ struct FindingStats {
   TimeNs actual_distance_sum = 0;
   std::uint64_t distances = 0;
   std::uint32_t related_call = kNone;  // of the worst instance, same location
-  std::uint64_t transfers = 0;         // frequent_small_communication
+  std::uint64_t transfers = 0;         // frequent_small_, large_, unbalanced_communication
   std::uint64_t transfer_bytes = 0;
+  std::uint64_t mean_pair_bytes = 0;  // unbalanced_communication: the same in every instance
 };
 
 class FindingAggregator : public InstanceSink {

@@ -1,6 +1,7 @@
 #include "finding_text.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include "text_format.h"
@@ -51,10 +52,27 @@ std::string related_call(const FindingDetails& d, const Pattern& pattern) {
          basename_place(d.related_call->file, d.related_call->line) + ".";
 }
 
-std::string transfers(const FindingDetails& d) {
+// "3.2×"
+std::string factor_text(double factor) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f×", factor);
+  return buffer;
+}
+
+std::string transfers(const Finding& f) {
+  const FindingDetails& d = f.details;
   if (d.transfers == 0) return "";
-  return std::to_string(d.transfers) + " one-sided transfers, " + std::to_string(d.transfer_bytes) +
-         " bytes in all.";
+  if (d.mean_pair_bytes == 0)
+    return std::to_string(d.transfers) + " one-sided transfers, " +
+           std::to_string(d.transfer_bytes) + " bytes in all.";
+  // unbalanced_communication: one pair per peer.
+  const double pairs = static_cast<double>(std::max<std::size_t>(1, f.peers.size()));
+  return std::to_string(d.transfer_bytes) + " bytes in " + std::to_string(d.transfers) +
+         " transfers, " +
+         factor_text(static_cast<double>(d.transfer_bytes) / pairs /
+                     static_cast<double>(d.mean_pair_bytes)) +
+         " the mean of " + std::to_string(d.mean_pair_bytes) +
+         " bytes per communicating process pair.";
 }
 
 void append_sentence(std::string& text, const std::string& sentence) {
@@ -79,7 +97,7 @@ std::string finding_comment(const Finding& f, const Pattern& pattern) {
   append_sentence(text, send_modes(f.details));
   append_sentence(text, message_order(f.details));
   append_sentence(text, related_call(f.details, pattern));
-  append_sentence(text, transfers(f.details));
+  append_sentence(text, transfers(f));
   return text;
 }
 

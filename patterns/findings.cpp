@@ -75,6 +75,7 @@ FindingDetails details_of(const Trace& trace, const FindingStats& stats) {
   }
   d.transfers = stats.transfers;
   d.transfer_bytes = stats.transfer_bytes;
+  d.mean_pair_bytes = stats.mean_pair_bytes;
   if (stats.related_call != kNone)
     d.related_call = source_of_call(trace, stats.loc, stats.related_call);
   return d;

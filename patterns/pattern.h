@@ -29,10 +29,13 @@ struct InstanceDetail {
   // early_wait: the nonblocking call whose request was waited for; nonblocking collectives:
   // the posting call (MPI_Iallreduce, …); sendrecv_candidate: the second call of the pair.
   std::uint32_t related_call = kNone;
-  TimeNs optimal_distance = -1;      // early_wait: O_D of Akopyan and Andreev
-  TimeNs actual_distance = -1;       // early_wait: Enter(wait) − Enter(nonblocking call)
-  std::uint64_t transfers = 0;       // frequent_small_communication: transfers in the instance
-  std::uint64_t transfer_bytes = 0;  // frequent_small_communication: their bytes
+  TimeNs optimal_distance = -1;  // early_wait: O_D of Akopyan and Andreev
+  TimeNs actual_distance = -1;   // early_wait: Enter(wait) − Enter(nonblocking call)
+  // frequent_small_communication, large_communication, unbalanced_communication: the
+  // transfers in the instance and their bytes.
+  std::uint64_t transfers = 0;
+  std::uint64_t transfer_bytes = 0;
+  std::uint64_t mean_pair_bytes = 0;  // unbalanced_communication: mean over communicating pairs
 };
 
 // A peer of an instance: the world rank responsible and the thread of it whose call made the

@@ -26,6 +26,15 @@ struct RuleOptions {
   // Δ of the sendrecv_candidate pattern: the longest gap between a blocking send and a
   // blocking receive with the same peer that still counts as "one exchange".
   TimeNs sendrecv_window = 100'000;  // 100 µs
+
+  // large_communication: a put or get of at least this many bytes is large. Akopyan and Andreev
+  // (ISP RAS) call a transfer large when its time is governed by its size rather than by its
+  // fixed cost; the network eager limit is where Open MPI stops moving data in one go.
+  std::uint64_t large_transfer_bytes = kNetworkEagerBytes;
+
+  // unbalanced_communication: a process pair whose bytes reach this multiple of the mean over
+  // all pairs that communicated is unbalanced.
+  double unbalanced_factor = 2.0;
 };
 
 }  // namespace collwrap

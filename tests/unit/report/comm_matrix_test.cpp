@@ -110,3 +110,24 @@ TEST(CommMatrix, OneSidedTransfersInTheirDataDirection) {
 
 }  // namespace
 }  // namespace collwrap::testing
+
+namespace collwrap::testing {
+namespace {
+
+// A hybrid program: a message and a put from rank 0 to rank 1 fill one cell.
+TEST(CommMatrix, MessagesAndOneSidedTransfersShareTheirPairsCell) {
+  TraceBuilder b(2);
+  b.send(b.call(0, "MPI_Send", 0, 10), 1, 0, 100);
+  b.recv(b.call(1, "MPI_Recv", 0, 300), 0, 0, 100);
+  b.put(b.call(0, "shmem_putmem", 400, 500), 1, 1000);
+  const Trace t = b.finish();
+  const std::vector<CommPair> m = communication_matrix(t, match_trace(t));
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].messages, 2u);
+  EXPECT_EQ(m[0].bytes, 1100u);
+  EXPECT_DOUBLE_EQ(m[0].transfer_min_s, 100e-9);  // the put's call
+  EXPECT_DOUBLE_EQ(m[0].transfer_max_s, 300e-9);  // Enter(send) → Leave(recv)
+}
+
+}  // namespace
+}  // namespace collwrap::testing

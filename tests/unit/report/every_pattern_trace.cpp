@@ -111,6 +111,8 @@ Trace every_pattern_trace() {
   b.group_sync(b.call(2, "MPI_Win_complete", ms(97), ms(97.1), kAppFile, 156), to3);
   b.group_sync(b.call(3, "MPI_Win_post", ms(94), ms(94.01), kAppFile, 157), from2);
   b.group_sync(b.call(3, "MPI_Win_wait", ms(94.02), ms(97.2), kAppFile, 158), from2);
+  // large_communication and unbalanced_communication: rank 1 puts 1 MiB to rank 3 in 2 ms.
+  b.put(b.call(1, "shmem_putmem", ms(100), ms(102), kAppFile, 160), 3, 1 << 20);
   return b.finish();
 }
 
@@ -140,6 +142,9 @@ const std::vector<ExpectedFinding>& every_pattern_expected() {
       {"rma_late_post", 0, 151, 0.00198},
       {"rma_early_wait", 3, 158, 0.00298},
       {"rma_late_complete", 3, 158, 0.0018},
+      {"large_communication", 1, 160, 0.002},
+      // unbalanced_communication: 1 MiB against a mean of 449512 bytes over the 7 pairs.
+      {"unbalanced_communication", 1, 160, 0.002 * (1048576 - 449512) / 1048576.0},
   };
   return expected;
 }

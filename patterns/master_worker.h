@@ -1,0 +1,32 @@
+// The master-worker structure of Akopyan and Andreev (ISP RAS, master-worker patterns of UPC
+// programs): one process hands out work and collects results, the others compute. Found from
+// the traffic, for MPI messages and one-sided transfers alike; shared by slow_workers.cpp and
+// overloaded_master.cpp.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "pattern.h"
+
+namespace collwrap {
+
+// The master: with at least 3 processes, the one that exchanged data (either direction) with
+// every other process while no two others exchanged any. kNoWorldRank when there is none.
+std::int32_t master_of(const Trace& trace, const Matching& matching);
+
+// A process that idled waiting for data from one other process: a late_sender instance (a
+// receive waited for its send) or a late_wait_until one (a wait for local memory waited for a
+// put or atomic).
+struct DataWait {
+  std::uint32_t loc = kNone;
+  std::uint32_t call = kNone;
+  std::int32_t rank = kNoWorldRank;
+  std::int32_t peer = kNoWorldRank;  // the process whose data ended the wait
+  TimeNs enter = 0;                  // Enter of the waiting call
+  TimeNs released = 0;               // when the awaited data started to come: enter + idle
+};
+
+std::vector<DataWait> data_waits(const RuleContext& context);
+
+}  // namespace collwrap
