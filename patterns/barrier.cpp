@@ -1,5 +1,7 @@
 // Barrier wait states: wait_at_barrier and barrier_completion (Scalasca), for MPI_Barrier
-// and, at its completing wait, MPI_Ibarrier.
+// and, at its completing wait, MPI_Ibarrier; UPC's split-phase barrier (upc_notify … upc_wait)
+// like MPI_Ibarrier, its upc_notify as the posting call (Akopyan and Andreev, ISP RAS, on MPI
+// and UPC patterns: split-phase barrier wait).
 #include "catalog.h"
 #include "collective_timing.h"
 
@@ -7,7 +9,8 @@ namespace collwrap {
 namespace {
 
 // wait_at_barrier
-//   idle_i = min(max_j Enter_j, Exit_i) − Enter_i      (Enter of the posting call for Ibarrier)
+//   idle_i = min(max_j Enter_j, Exit_i) − Enter_i      (Enter of the posting call for Ibarrier,
+//                                                      of upc_notify for upc_wait)
 void find_wait_at_barrier(const RuleContext& context, InstanceSink& sink) {
   report_wait_for_last_member(context, CollFamily::Barrier, kWaitAtBarrier, sink);
 }

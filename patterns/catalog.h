@@ -47,23 +47,24 @@ extern const Pattern kLargeCommunication;
 extern const Pattern kUnbalancedCommunication;
 extern const Pattern kSlowWorkers;
 extern const Pattern kOverloadedMaster;
+extern const Pattern kUpcSyncOnEntry;  // upc_collective_sync.cpp
+extern const Pattern kUpcSyncOnExit;
+extern const Pattern kUpcWaitInsideCollective;  // upc_wait_inside_collective.cpp
+extern const Pattern kUpcWaitAtAllAlloc;        // upc_all_alloc_wait.cpp
 
 // All patterns, in the order reports list them.
-inline constexpr auto kPatternCatalog =
-    std::to_array<const Pattern*>({&kLateSender,         &kLateReceiver,
-                                   &kWrongOrder,         &kEarlyWait,
-                                   &kWaitAtBarrier,      &kBarrierCompletion,
-                                   &kWaitAtNxN,          &kNxNCompletion,
-                                   &kWaitAtNeighbor,     &kLateBroadcast,
-                                   &kEarlyReduce,        &kEarlyScan,
-                                   &kSendrecvCandidate,  &kLockContention,
-                                   &kLateWaitUntil,      &kMemorySyncWait,
-                                   &kRmaWaitAtFence,     &kRmaEarlyFence,
-                                   &kRmaLatePost,        &kRmaEarlyWait,
-                                   &kRmaLateComplete,    &kRmaWaitAtCreate,
-                                   &kRmaWaitAtFree,      &kFrequentSmallCommunication,
-                                   &kLargeCommunication, &kUnbalancedCommunication,
-                                   &kSlowWorkers,        &kOverloadedMaster});
+inline constexpr auto kPatternCatalog = std::to_array<const Pattern*>(
+    {&kLateSender,        &kLateReceiver,       &kWrongOrder,
+     &kEarlyWait,         &kWaitAtBarrier,      &kBarrierCompletion,
+     &kWaitAtNxN,         &kNxNCompletion,      &kWaitAtNeighbor,
+     &kLateBroadcast,     &kEarlyReduce,        &kEarlyScan,
+     &kSendrecvCandidate, &kLockContention,     &kLateWaitUntil,
+     &kMemorySyncWait,    &kRmaWaitAtFence,     &kRmaEarlyFence,
+     &kRmaLatePost,       &kRmaEarlyWait,       &kRmaLateComplete,
+     &kRmaWaitAtCreate,   &kRmaWaitAtFree,      &kFrequentSmallCommunication,
+     &kUpcSyncOnEntry,    &kUpcSyncOnExit,      &kUpcWaitInsideCollective,
+     &kUpcWaitAtAllAlloc, &kLargeCommunication, &kUnbalancedCommunication,
+     &kSlowWorkers,       &kOverloadedMaster});
 
 std::span<const Pattern* const> pattern_catalog();
 

@@ -1,9 +1,26 @@
 #include "collective_timing.h"
 
 #include <algorithm>
+#include <string_view>
 
 namespace collwrap {
 namespace {
+
+bool region_is(const Trace& trace, const Location& l, std::uint32_t call, std::string_view name) {
+  return trace.regions[l.call_region[call]].name == name;
+}
+
+// The upc_notify that started the split-phase barrier a upc_wait completes: the thread's last
+// upc_notify before it, or kNone (no upc_wait, or another upc_wait came first).
+std::uint32_t split_phase_notify(const Trace& trace, std::uint32_t loc, std::uint32_t wait) {
+  const Location& l = trace.locations[loc];
+  if (!region_is(trace, l, wait, "upc_wait")) return kNone;
+  for (std::uint32_t call = wait; call-- > 0;) {
+    if (region_is(trace, l, call, "upc_notify")) return call;
+    if (region_is(trace, l, call, "upc_wait")) return kNone;
+  }
+  return kNone;
+}
 
 // Fills `out` with the members of a complete instance; false when one's calls are missing.
 bool collect_members(const Trace& trace, const Matching& matching,
@@ -14,13 +31,22 @@ bool collect_members(const Trace& trace, const Matching& matching,
     const CallView call = call_holding(trace, member);
     if (!call.valid()) return false;
     const Peer self = peer_at(trace, member.loc);
-    CollectiveMember m{member.loc,  call.call,  kNone,      self.rank,
-                       self.thread, call.enter, call.enter, call.leave};
+    CollectiveMember m{member.loc, call.call,   kNone,
+                       self.rank,  self.thread, call.enter,
+                       call.enter, call.leave,  trace.locations[member.loc].op_tag[member.op]};
     if (instance.nonblocking) {
       const CallView post = call_holding(trace, matching.starts[instance.first_member + i]);
       if (!post.valid()) return false;
       m.post_call = post.call;
       m.joined = post.enter;
+    } else if (instance.family == CollFamily::Barrier) {
+      // A split-phase barrier (upc_notify … upc_wait) is like MPI_Ibarrier … MPI_Wait: a
+      // thread joins it at its upc_notify, and its upc_wait waits for every thread's.
+      const std::uint32_t notify = split_phase_notify(trace, member.loc, call.call);
+      if (notify != kNone) {
+        m.post_call = notify;
+        m.joined = trace.locations[member.loc].call_enter[notify];
+      }
     }
     out.push_back(m);
   }
@@ -40,6 +66,31 @@ void for_each_collective(const RuleContext& context, CollFamily family,
   }
 }
 
+bool waits_for_sources_on_entry(std::span<const CollectiveMember> members) {
+  const UpcSync entry =
+      members.empty() ? UpcSync::Unspecified : upc_entry_sync(members[0].upc_sync);
+  return entry == UpcSync::Unspecified || entry == UpcSync::My;
+}
+
+void for_each_upc_collective(const RuleContext& context,
+                             const std::function<void(const CollectiveInstance&,
+                                                      std::span<const CollectiveMember>)>& visit) {
+  for (const CollFamily family :
+       {CollFamily::OneToN, CollFamily::NToOne, CollFamily::NxN, CollFamily::Prefix})
+    for_each_collective(
+        context, family,
+        [&](const CollectiveInstance& instance, std::span<const CollectiveMember> members) {
+          if (members[0].upc_sync != 0) visit(instance, members);
+        });
+}
+
+const CollectiveMember* root_member(const CollectiveInstance& instance,
+                                    std::span<const CollectiveMember> members) {
+  for (const CollectiveMember& m : members)
+    if (m.world_rank == instance.root) return &m;
+  return nullptr;
+}
+
 const CollectiveMember* last_to_join(std::span<const CollectiveMember> members,
                                      const CollectiveMember* except) {
   const CollectiveMember* last = nullptr;
@@ -55,26 +106,48 @@ void report_member(const Pattern& pattern, const CollectiveMember& member, TimeN
       {&pattern, member.loc, member.call, idle, {&peer, 1}, {.related_call = member.post_call}});
 }
 
+void report_wait_for_last(const Pattern& pattern, std::span<const CollectiveMember> members,
+                          InstanceSink& sink) {
+  const CollectiveMember* last = last_to_join(members);
+  if (last == nullptr) return;
+  for (const CollectiveMember& m : members)
+    report_member(pattern, m, idle_until(last->joined, m.begin, m.end), last->peer(), sink);
+}
+
 void report_wait_for_last_member(const RuleContext& context, CollFamily family,
                                  const Pattern& pattern, InstanceSink& sink) {
-  for_each_collective(
-      context, family, [&](const CollectiveInstance&, std::span<const CollectiveMember> members) {
-        const CollectiveMember* last = last_to_join(members);
-        for (const CollectiveMember& m : members)
-          report_member(pattern, m, idle_until(last->joined, m.begin, m.end), last->peer(), sink);
-      });
+  for_each_collective(context, family,
+                      [&](const CollectiveInstance&, std::span<const CollectiveMember> members) {
+                        if (waits_for_sources_on_entry(members))
+                          report_wait_for_last(pattern, members, sink);
+                      });
+}
+
+void report_wait_for_root(const Pattern& pattern, const CollectiveInstance& instance,
+                          std::span<const CollectiveMember> members, InstanceSink& sink) {
+  const CollectiveMember* root = root_member(instance, members);
+  if (root == nullptr) return;
+  for (const CollectiveMember& m : members)
+    if (&m != root)
+      report_member(pattern, m, idle_until(root->joined, m.begin, m.end), root->peer(), sink);
+}
+
+void report_after_first_exit(const Pattern& pattern, std::span<const CollectiveMember> members,
+                             InstanceSink& sink) {
+  if (members.empty()) return;
+  const CollectiveMember& first = *std::min_element(
+      members.begin(), members.end(),
+      [](const CollectiveMember& a, const CollectiveMember& b) { return a.end < b.end; });
+  for (const CollectiveMember& m : members)
+    report_member(pattern, m, m.end - std::max(m.begin, first.end), first.peer(), sink);
 }
 
 void report_completion(const RuleContext& context, CollFamily family, const Pattern& pattern,
                        InstanceSink& sink) {
-  for_each_collective(
-      context, family, [&](const CollectiveInstance&, std::span<const CollectiveMember> members) {
-        const CollectiveMember& first = *std::min_element(
-            members.begin(), members.end(),
-            [](const CollectiveMember& a, const CollectiveMember& b) { return a.end < b.end; });
-        for (const CollectiveMember& m : members)
-          report_member(pattern, m, m.end - std::max(m.begin, first.end), first.peer(), sink);
-      });
+  for_each_collective(context, family,
+                      [&](const CollectiveInstance&, std::span<const CollectiveMember> members) {
+                        report_after_first_exit(pattern, members, sink);
+                      });
 }
 
 }  // namespace collwrap

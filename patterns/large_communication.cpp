@@ -23,7 +23,7 @@ void find_large_communication(const RuleContext& context, InstanceSink& sink) {
         if (kind != OpKind::RmaPut && kind != OpKind::RmaGet) continue;
         const std::uint64_t bytes = l.op_bytes[op] + l.op_bytes_received[op];
         if (bytes < context.options.large_transfer_bytes || l.op_peer[op] == kNoWorldRank) continue;
-        const std::int32_t peer[] = {l.op_peer[op]};
+        const Peer peer[] = {{l.op_peer[op]}};  // the passive target: no thread of its own
         sink.add({&kLargeCommunication,
                   loc,
                   call,

@@ -22,9 +22,9 @@ struct DataWait {
   std::uint32_t loc = kNone;
   std::uint32_t call = kNone;
   std::int32_t rank = kNoWorldRank;
-  std::int32_t peer = kNoWorldRank;  // the process whose data ended the wait
-  TimeNs enter = 0;                  // Enter of the waiting call
-  TimeNs released = 0;               // when the awaited data started to come: enter + idle
+  Peer peer;            // the process (and thread) whose data ended the wait
+  TimeNs enter = 0;     // Enter of the waiting call
+  TimeNs released = 0;  // when the awaited data started to come: enter + idle
 };
 
 std::vector<DataWait> data_waits(const RuleContext& context);

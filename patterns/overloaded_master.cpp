@@ -53,11 +53,10 @@ void find_overloaded_master(const RuleContext& context, InstanceSink& sink) {
   for (const DataWait& w : waits)
     if (w.rank == master) master_waiting.add(w.enter, w.released);
   for (const DataWait& w : waits) {
-    if (w.rank == master || w.peer != master) continue;
+    if (w.rank == master || w.peer.rank != master) continue;
     const TimeNs idle = w.released - w.enter - master_waiting.overlap(w.enter, w.released);
     if (idle <= 0) continue;
-    const std::int32_t peer[] = {master};
-    sink.add({&kOverloadedMaster, w.loc, w.call, idle, peer, {}});
+    sink.add({&kOverloadedMaster, w.loc, w.call, idle, {&w.peer, 1}, {}});
   }
 }
 

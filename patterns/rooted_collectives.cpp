@@ -9,25 +9,14 @@
 namespace collwrap {
 namespace {
 
-const CollectiveMember* root_member(const CollectiveInstance& instance,
-                                    std::span<const CollectiveMember> members) {
-  for (const CollectiveMember& m : members)
-    if (m.world_rank == instance.root) return &m;
-  return nullptr;
-}
-
 // late_broadcast
 //   idle_i = min(Enter_root, Exit_i) − Enter_i     for every non-root i
 void find_late_broadcast(const RuleContext& context, InstanceSink& sink) {
   for_each_collective(
       context, CollFamily::OneToN,
       [&](const CollectiveInstance& instance, std::span<const CollectiveMember> members) {
-        const CollectiveMember* root = root_member(instance, members);
-        if (root == nullptr) return;
-        for (const CollectiveMember& m : members)
-          if (&m != root)
-            report_member(kLateBroadcast, m, idle_until(root->joined, m.begin, m.end), root->peer(),
-                          sink);
+        if (waits_for_sources_on_entry(members))
+          report_wait_for_root(kLateBroadcast, instance, members, sink);
       });
 }
 
@@ -37,6 +26,7 @@ void find_early_reduce(const RuleContext& context, InstanceSink& sink) {
   for_each_collective(
       context, CollFamily::NToOne,
       [&](const CollectiveInstance& instance, std::span<const CollectiveMember> members) {
+        if (!waits_for_sources_on_entry(members)) return;
         const CollectiveMember* root = root_member(instance, members);
         const CollectiveMember* last = last_to_join(members, root);
         if (root == nullptr || last == nullptr) return;
@@ -76,6 +66,7 @@ void find_early_scan(const RuleContext& context, InstanceSink& sink) {
   for_each_collective(
       context, CollFamily::Prefix,
       [&](const CollectiveInstance& instance, std::span<const CollectiveMember> members) {
+        if (!waits_for_sources_on_entry(members)) return;
         by_rank.clear();
         for (const CollectiveMember& m : members)
           by_rank.emplace_back(comm_ranks.of(instance.comm, m.world_rank), &m);

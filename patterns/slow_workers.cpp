@@ -69,11 +69,11 @@ void find_slow_workers(const RuleContext& context, InstanceSink& sink) {
   const MasterTraffic traffic(context, master);
   for (const DataWait& w : data_waits(context)) {
     if (w.rank != master) continue;
-    const std::optional<TimeNs> first =
-        traffic.first_other_result(w.peer, traffic.round_start(w.peer, w.enter), w.released);
+    const std::optional<TimeNs> first = traffic.first_other_result(
+        w.peer.rank, traffic.round_start(w.peer.rank, w.enter), w.released);
     if (!first) continue;
-    const std::int32_t peer[] = {w.peer};
-    sink.add({&kSlowWorkers, w.loc, w.call, w.released - std::max(w.enter, *first), peer, {}});
+    sink.add(
+        {&kSlowWorkers, w.loc, w.call, w.released - std::max(w.enter, *first), {&w.peer, 1}, {}});
   }
 }
 

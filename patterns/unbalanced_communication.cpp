@@ -66,7 +66,7 @@ void find_unbalanced_communication(const RuleContext& context, InstanceSink& sin
     for (const auto& [where, site] : p.sites)
       if (top == nullptr || site.bytes > top->bytes) top = &site;
     const std::int32_t issuer = rank_of(context.trace, top->loc);
-    const std::int32_t peer[] = {issuer == key.first ? key.second : key.first};
+    const Peer peer[] = {{issuer == key.first ? key.second : key.first}};
     const auto excess = static_cast<TimeNs>(static_cast<double>(p.time) * (bytes - mean) / bytes);
     sink.add({&kUnbalancedCommunication,
               top->loc,

@@ -372,6 +372,8 @@ void resolve_callsites(const RawDefinitions& raw, Trace& trace, Definitions& def
       defs.callsite_attribute = a.ref;
     if (a.type == OTF2_TYPE_INT32 && raw.string(a.name) == "PcontrolLevel")
       defs.pcontrol_level_attribute = a.ref;
+    if (a.type == OTF2_TYPE_UINT32 && raw.string(a.name) == "UpcSyncFlags")
+      defs.upc_sync_flags_attribute = a.ref;
   }
 }
 

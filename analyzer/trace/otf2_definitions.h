@@ -38,6 +38,7 @@ struct Definitions {
   RefIndex group;  // Group → Trace::comms (the first communicator over it; RmaGroupSync)
   OTF2_AttributeRef callsite_attribute = OTF2_UNDEFINED_ATTRIBUTE;
   OTF2_AttributeRef pcontrol_level_attribute = OTF2_UNDEFINED_ATTRIBUTE;
+  OTF2_AttributeRef upc_sync_flags_attribute = OTF2_UNDEFINED_ATTRIBUTE;
   std::vector<std::uint64_t> expected_events;  // per Trace::locations, from Location
   TimerProperties timer;
 };

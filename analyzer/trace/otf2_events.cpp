@@ -236,6 +236,17 @@ class EventLoader {
   std::uint64_t damaged_record = 0;  // the record admit() refused, 0 if none
   std::string damage;                // why
 
+  // The UpcSyncFlags attribute of a UPC collective's RmaCollectiveEnd, or 0.
+  std::int32_t upc_sync_flags(OTF2_AttributeList* attributes) const {
+    const OTF2_AttributeRef ref = ctx_.defs.upc_sync_flags_attribute;
+    std::uint32_t flags = 0;
+    if (attributes && ref != OTF2_UNDEFINED_ATTRIBUTE &&
+        OTF2_AttributeList_TestAttributeByID(attributes, ref) &&
+        OTF2_AttributeList_GetUint32(attributes, ref, &flags) == OTF2_SUCCESS)
+      return static_cast<std::int32_t>(flags & 15u);
+    return 0;
+  }
+
  private:
   // Time in ns; never earlier than the previous event, so calls stay in time order even
   // in a damaged stream.
@@ -361,11 +372,13 @@ OTF2_CallbackCode on_collective_begin(OTF2_LocationRef, OTF2_TimeStamp t, std::u
 
 // The end of an MPI collective or of a one-sided (window) collective: the same record.
 void collective_end(EventLoader& l, OTF2_TimeStamp t, OTF2_CollectiveOp op, std::uint32_t comm,
-                    std::uint32_t root, std::uint64_t sent, std::uint64_t received) {
+                    std::uint32_t root, std::uint64_t sent, std::uint64_t received,
+                    std::int32_t upc_sync = 0) {
   l.op(t, {.kind = OpKind::CollectiveEnd,
            .coll = to_coll_op(op),
            .peer = l.world_rank(comm, root),
            .comm = comm,
+           .tag = upc_sync,
            .bytes = sent,
            .bytes_received = received});
 }
@@ -427,11 +440,12 @@ OTF2_CallbackCode on_rma_atomic(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_
 }
 
 OTF2_CallbackCode on_rma_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos,
-                                        void* d, OTF2_AttributeList*, OTF2_CollectiveOp op,
-                                        OTF2_RmaSyncLevel, OTF2_RmaWinRef win, std::uint32_t root,
-                                        std::uint64_t sent, std::uint64_t received) {
+                                        void* d, OTF2_AttributeList* attributes,
+                                        OTF2_CollectiveOp op, OTF2_RmaSyncLevel, OTF2_RmaWinRef win,
+                                        std::uint32_t root, std::uint64_t sent,
+                                        std::uint64_t received) {
   return guarded(d, pos, t, [&](EventLoader& l) {
-    collective_end(l, t, op, l.window(win), root, sent, received);
+    collective_end(l, t, op, l.window(win), root, sent, received, l.upc_sync_flags(attributes));
   });
 }
 

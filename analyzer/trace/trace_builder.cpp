@@ -165,6 +165,10 @@ std::uint32_t TraceBuilder::collective(CallRef c, CollOp coll, std::uint32_t com
   return op;
 }
 
+void TraceBuilder::upc_sync(CallRef c, std::uint32_t op, UpcSync entry, UpcSync exit) {
+  loc(c).op_tag[op] = upc_sync_flags(entry, exit);
+}
+
 std::uint32_t TraceBuilder::request_cancelled(CallRef c, std::uint64_t request) {
   const auto op = add_op(c, OpKind::RequestCancelled, loc(c).call_leave[c.call]);
   loc(c).op_request[op] = request;

@@ -50,6 +50,9 @@ class TraceBuilder {
                       std::uint32_t comm = 0);
   std::uint32_t collective(CallRef c, CollOp op, std::uint32_t comm = 0, int root = kNoWorldRank,
                            std::uint64_t sent = 0, std::uint64_t received = 0);
+  // Gives collective op `op` of call `c` a UPC collective's sync modes, as the reader does from
+  // the UpcSyncFlags attribute of its RmaCollectiveEnd.
+  void upc_sync(CallRef c, std::uint32_t op, UpcSync entry, UpcSync exit);
   std::uint32_t request_cancelled(CallRef c, std::uint64_t request);
   std::uint32_t nbc_request(CallRef c, std::uint64_t request);
   std::uint32_t nbc_complete(CallRef c, CollOp op, std::uint64_t request, std::uint32_t comm = 0,

@@ -114,7 +114,8 @@ enum class OpKind : std::uint8_t {
   Irecv,             // MpiIrecv           peer = actual sender, request (completion)
   RequestTest,       // MpiRequestTest     request
   RequestCancelled,  // MpiRequestCancelled request
-  CollectiveEnd,     // MpiCollectiveEnd   coll, comm, peer = root, bytes, bytes_received
+  CollectiveEnd,     // MpiCollectiveEnd   coll, comm, peer = root, bytes, bytes_received,
+                     //                    tag = UPC sync flags (upc_entry_sync) or 0
   NbcRequest,        // NonBlockingCollectiveRequest  request
   NbcComplete,       // NonBlockingCollectiveComplete coll, comm, root, bytes, request
   // One-sided communication (OTF2's Rma* records: OpenSHMEM, UPC, MPI windows). The window
@@ -133,6 +134,20 @@ enum class OpKind : std::uint8_t {
   RmaGroupSync,    // RmaGroupSync    comm = the group (as a communicator), tag = the window's
                    //                 communicator (MPI_Win_post/start/complete/wait)
 };
+
+// A UPC relocalization collective's UPC_IN_* or UPC_OUT_* mode, from the UpcSyncFlags attribute
+// of its RmaCollectiveEnd (kept in the CollectiveEnd op's tag): bits 0-1 on entry, 2-3 on exit.
+// Unspecified: not a UPC collective (MPI, OpenSHMEM), which synchronizes as its family says.
+enum class UpcSync : std::uint8_t { Unspecified = 0, No = 1, My = 2, All = 3 };
+constexpr UpcSync upc_entry_sync(std::int32_t flags) {
+  return static_cast<UpcSync>(flags & 3);
+}
+constexpr UpcSync upc_exit_sync(std::int32_t flags) {
+  return static_cast<UpcSync>((flags >> 2) & 3);
+}
+constexpr std::int32_t upc_sync_flags(UpcSync entry, UpcSync exit) {
+  return static_cast<std::int32_t>(entry) | static_cast<std::int32_t>(exit) << 2;
+}
 
 // An OTF2 lock id folded into op_tag: lock ids are 64-bit, tags 32-bit.
 constexpr std::int32_t rma_lock_tag(std::uint64_t lock) {

@@ -181,6 +181,10 @@ UnifiedDefinitions unify_definitions(std::span<const LocalDefinitions> ranks,
   g.empty = string("");
   g.pcontrol_level_name = string("PcontrolLevel");
   g.pcontrol_level_description = string("level argument of MPI_Pcontrol");
+  g.upc_sync_flags_name = string("UpcSyncFlags");
+  g.upc_sync_flags_description = string(
+      "UPC collective synchronization: bits 0-1 on entry, 2-3 on exit; "
+      "1 NOSYNC, 2 MYSYNC, 3 ALLSYNC");
 
   unify_clock(ranks, g, result.warnings);
 

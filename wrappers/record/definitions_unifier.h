@@ -26,6 +26,7 @@ struct GlobalDefinitions {
   // Fixed strings: the CallSite and PcontrolLevel attributes' names and descriptions, "".
   std::uint32_t callsite_name = 0, callsite_description = 0, empty = 0;
   std::uint32_t pcontrol_level_name = 0, pcontrol_level_description = 0;
+  std::uint32_t upc_sync_flags_name = 0, upc_sync_flags_description = 0;
 
   double timer_resolution = 1e9;    // ticks per second
   std::uint64_t global_offset = 0;  // earliest corrected timestamp

@@ -59,6 +59,9 @@ OTF2_ErrorCode write_global_definitions(OTF2_GlobalDefWriter* w, const GlobalDef
   } << [&] {
     return OTF2_GlobalDefWriter_WriteAttribute(w, kPcontrolLevelAttribute, g.pcontrol_level_name,
                                                g.pcontrol_level_description, OTF2_TYPE_INT32);
+  } << [&] {
+    return OTF2_GlobalDefWriter_WriteAttribute(w, kUpcSyncFlagsAttribute, g.upc_sync_flags_name,
+                                               g.upc_sync_flags_description, OTF2_TYPE_UINT32);
   };
 
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {

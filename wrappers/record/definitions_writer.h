@@ -12,9 +12,11 @@
 namespace collwrap::tracer {
 
 // The attributes the tracer defines: Enter records carry the MPI call's call site, and the
-// Enter of a profiling-control call (MPI_Pcontrol) carries its level.
+// Enter of a profiling-control call (MPI_Pcontrol) carries its level, and the RmaCollectiveEnd
+// of a UPC relocalization collective its UPC_IN_*/UPC_OUT_* modes (recorder.h).
 inline constexpr OTF2_AttributeRef kCallSiteAttribute = 0;
 inline constexpr OTF2_AttributeRef kPcontrolLevelAttribute = 1;
+inline constexpr OTF2_AttributeRef kUpcSyncFlagsAttribute = 2;
 
 OTF2_ErrorCode write_global_definitions(OTF2_GlobalDefWriter* writer, const GlobalDefinitions& g);
 

@@ -142,8 +142,12 @@ class ThreadRecorder {
   void rma_op_complete_non_blocking(Ticks t, WindowRef win, RmaMatchId match) noexcept;
   void rma_op_complete_remote(Ticks t, WindowRef win, RmaMatchId match) noexcept;
   void rma_collective_begin(Ticks t) noexcept;
+  // `upc_sync`, when not 0, is written as the UpcSyncFlags attribute (UINT32): a UPC
+  // collective's synchronization modes, bits 0-1 on entry and 2-3 on exit, each 1 = NOSYNC,
+  // 2 = MYSYNC, 3 = ALLSYNC.
   void rma_collective_end(Ticks t, CollectiveOp op, RmaSyncLevel level, WindowRef win,
-                          std::uint32_t root, std::uint64_t sent, std::uint64_t received) noexcept;
+                          std::uint32_t root, std::uint64_t sent, std::uint64_t received,
+                          std::uint32_t upc_sync = 0) noexcept;
   void rma_group_sync(Ticks t, RmaSyncLevel level, WindowRef win, GroupRef group) noexcept;
   void rma_request_lock(Ticks t, WindowRef win, std::uint32_t remote, std::uint64_t lock,
                         RmaLockType type) noexcept;

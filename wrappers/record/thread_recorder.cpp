@@ -230,9 +230,14 @@ void ThreadRecorder::rma_collective_begin(Ticks t) noexcept {
 
 void ThreadRecorder::rma_collective_end(Ticks t, CollectiveOp op, RmaSyncLevel level, WindowRef win,
                                         std::uint32_t root, std::uint64_t sent,
-                                        std::uint64_t received) noexcept {
+                                        std::uint64_t received, std::uint32_t upc_sync) noexcept {
   record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaCollectiveEnd(w, nullptr, at, OTF2_CollectiveOp(op),
+    OTF2_AttributeList* attributes = nullptr;
+    if (upc_sync != 0) {
+      OTF2_AttributeList_AddUint32(state->attributes, kUpcSyncFlagsAttribute, upc_sync);
+      attributes = state->attributes;
+    }
+    return OTF2_EvtWriter_RmaCollectiveEnd(w, attributes, at, OTF2_CollectiveOp(op),
                                            OTF2_RmaSyncLevel(level), win, root, sent, received);
   });
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdarg>
+#include <utility>
 
 extern "C" {
 
@@ -77,5 +78,83 @@ enum Tag : unsigned {
   kUserEventFirst = 1000,  // gasp_create_event's tags
   kUserEventLast = 1999,
 };
+
+// Which runtime's gasp_upc.h the program was built against: COLLWRAP_GASP_RUNTIME=gnu (the
+// default) or berkeley. The two numberings overlap (Berkeley's system events start at 1000,
+// where GNU UPC's user events do), so the runtime cannot be told from the tags themselves.
+enum class Runtime : unsigned char { Gnu, Berkeley };
+
+// Berkeley UPC's tags (_GASP_UPC_SYSEVT_START = 1000) as GNU UPC's; user events are
+// 100..999 there. Berkeley UPC has no GASP_UPC_BARRIER (upc_barrier is upc_notify + upc_wait),
+// no GASP_UPC_FENCE and no GASP_UPC_FORALL. Unknown tags give 0.
+constexpr unsigned kBerkeleyUserEventFirst = 100, kBerkeleyUserEventLast = 999;
+constexpr std::pair<unsigned, Tag> kBerkeleyTags[] = {
+    {1000, kAlloc},
+    {1001, kGlobalAlloc},
+    {1002, kAllAlloc},
+    {1003, kFree},
+    {1010, kGlobalLockAlloc},
+    {1011, kAllLockAlloc},
+    {1012, kLockFree},
+    {1013, kLockAttempt},
+    {1014, kLock},
+    {1015, kUnlock},
+    {1023, kCFunc},
+    {1030, kMemget},
+    {1031, kMemput},
+    {1032, kMemcpy},
+    {1033, kMemset},
+    {1100, kNotify},
+    {1101, kWait},
+    {1110, kPut},
+    {1111, kGet},
+    {1210, kCollectiveExit},
+    {1211, kNoncollectiveExit},
+    {1300, kAllBroadcast},
+    {1310, kAllScatter},
+    {1320, kAllGather},
+    {1330, kAllGatherAll},
+    {1340, kAllExchange},
+    {1350, kAllPermute},
+    {1400, kAllReduce},
+    {1410, kAllPrefixReduce},
+};
+constexpr unsigned berkeley_tag(unsigned tag) {
+  if (tag >= kBerkeleyUserEventFirst && tag <= kBerkeleyUserEventLast)
+    return kUserEventFirst + (tag - kBerkeleyUserEventFirst);
+  for (const auto& [berkeley, gnu] : kBerkeleyTags)
+    if (berkeley == tag) return gnu;
+  return 0;
+}
+
+// A collective's synchronization modes on entry and on exit, as the archive stores them (the
+// UpcSyncFlags attribute of RmaCollectiveEnd, independent of the runtime's upc_flag_t):
+// bits 0-1 the entry mode, bits 2-3 the exit mode, each 1 = NOSYNC, 2 = MYSYNC, 3 = ALLSYNC.
+enum SyncMode : unsigned { kNoSync = 1, kMySync = 2, kAllSync = 3 };
+constexpr unsigned sync_flags(SyncMode in, SyncMode out) {
+  return unsigned(in) | unsigned(out) << 2;
+}
+
+// The bits of UPC_IN_{MY,NO}SYNC and UPC_OUT_{MY,NO}SYNC in a runtime's upc_flag_t. A direction
+// with neither is ALLSYNC, whatever its UPC_*_ALLSYNC value (the collectives specification's
+// default when a direction has no flag), so the ALLSYNC values need no decoding.
+struct SyncFlagEncoding {
+  unsigned in_my, in_no, out_my, out_no;
+
+  constexpr unsigned decode(unsigned flags) const {
+    auto mode = [flags](unsigned my, unsigned no) {
+      return (flags & no) != 0 ? kNoSync : (flags & my) != 0 ? kMySync : kAllSync;
+    };
+    return sync_flags(mode(in_my, in_no), mode(out_my, out_no));
+  }
+};
+// COLLWRAP_UPC_SYNC_FLAGS=classic (the default): the values of the UPC collectives
+// specification's reference implementation (Michigan Tech), which GNU UPC 4 (upc_collective.h:
+// IN_NOSYNC 1, IN_MYSYNC 2, OUT_NOSYNC 4, OUT_MYSYNC 8, ALLSYNC 0) and Berkeley UPC (the same,
+// with IN_ALLSYNC 16, OUT_ALLSYNC 32) share: one decoding serves both.
+constexpr SyncFlagEncoding kClassicFlags{2, 1, 8, 4};
+// COLLWRAP_UPC_SYNC_FLAGS=upc13: UPC 1.3's upc_types.h (GNU UPC 5, Clang UPC): IN_ALLSYNC 1,
+// IN_MYSYNC 2, IN_NOSYNC 4, OUT_ALLSYNC 8, OUT_MYSYNC 16, OUT_NOSYNC 32.
+constexpr SyncFlagEncoding kUpc13Flags{2, 4, 16, 32};
 
 }  // namespace collwrap::tracer::gasp

@@ -6,13 +6,23 @@
 // (upc_memput, upc_memget, shared accesses) as RmaPut/RmaGet with the target thread, upc_fence
 // as RmaSync. The call site is where the instrumented program called gasp_event_notify.
 //
+// The upc_all_* relocalization collectives carry their UPC_IN_*/UPC_OUT_* modes as the
+// UpcSyncFlags attribute of their RmaCollectiveEnd (gasp.h, sync_flags), and an ALLSYNC on either
+// side as the record's process synchronization level. upc_all_alloc and upc_all_lock_alloc are
+// collective creations of a shared object that thread 0 allocates (OTF2 CREATE_HANDLE, root 0).
+// upc_notify is a region of its own, without records, before the upc_wait that completes the
+// split-phase barrier.
+//
 // GASP gives a tool no communication of its own: UPC tracing rides on the tracing that MPI_Init
 // or shmem_init started (a runtime over MPI or OpenSHMEM, one UPC thread per process, thread i
 // = process i). Before that, and when gasp_control turned it off, events are ignored.
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "record/recorder.h"
@@ -106,8 +116,11 @@ struct State {
   std::mutex mutex;
   int threads = 0;  // 0: gasp_init has not found tracing on
   std::atomic<bool> enabled{true};
-  std::atomic<unsigned> next_user_event{kUserEventFirst};
+  std::atomic<unsigned> next_user_event{0};
   std::atomic<int (*)(const void*)> threadof{nullptr};
+  // Set by gasp_init from COLLWRAP_GASP_RUNTIME and COLLWRAP_UPC_SYNC_FLAGS.
+  Runtime runtime = Runtime::Gnu;
+  SyncFlagEncoding flags = kClassicFlags;
 };
 
 State& state() {
@@ -145,6 +158,7 @@ struct Open {
   CollectiveOp op = CollectiveOp::Barrier;
   std::uint32_t root = kUndefinedRank;
   std::uint64_t bytes = 0;
+  unsigned sync = 0;  // sync_flags() of a relocalization collective, else 0
 };
 thread_local std::vector<Open> t_open;
 thread_local RmaMatchId t_next_match = 0;
@@ -207,32 +221,35 @@ void describe_collective(unsigned tag, va_list args, Open& open) {
       open.op = tag == kAllBroadcast ? CollectiveOp::Bcast : CollectiveOp::Scatter;
       open.root = thread_of(src);
       open.bytes = va_arg(args, std::size_t);
-      return;
+      break;
     case kAllGather:
       open.op = CollectiveOp::Gather;
       open.root = thread_of(dst);
       open.bytes = va_arg(args, std::size_t);
-      return;
+      break;
     case kAllGatherAll:
     case kAllExchange:
       open.op = tag == kAllGatherAll ? CollectiveOp::Allgather : CollectiveOp::Alltoall;
       open.bytes = va_arg(args, std::size_t);
-      return;
+      break;
     case kAllPermute:
       va_arg(args, const void*);  // perm
       open.op = CollectiveOp::Alltoall;
       open.bytes = va_arg(args, std::size_t);
-      return;
+      break;
     case kAllReduce:
     case kAllPrefixReduce:
       va_arg(args, int);  // upc_op
       open.op = tag == kAllReduce ? CollectiveOp::Reduce : CollectiveOp::Scan;
       if (tag == kAllReduce) open.root = thread_of(dst);
       open.bytes = va_arg(args, std::size_t);  // elements; their size is not given
-      return;
+      va_arg(args, std::size_t);               // blk_size
+      va_arg(args, const void*);               // func
+      break;
     default:
       return;
   }
+  open.sync = state().flags.decode(unsigned(va_arg(args, int)));  // upc_flags
 }
 
 bool is_collective(unsigned tag) {
@@ -245,6 +262,10 @@ void start(ThreadRecorder& r, Ticks t, unsigned tag, Open& open, va_list args) {
   if (is_collective(tag)) {
     r.rma_collective_begin(t);
     if (tag >= kAllBroadcast) describe_collective(tag, args, open);
+    if (tag == kAllAlloc || tag == kAllLockAlloc) {
+      open.op = CollectiveOp::CreateHandle;
+      open.root = 0;
+    }
     return;
   }
   switch (tag) {
@@ -288,10 +309,12 @@ void start(ThreadRecorder& r, Ticks t, unsigned tag, Open& open, va_list args) {
 
 void end(ThreadRecorder& r, Ticks t, const Open& open, va_list args) {
   if (is_collective(open.tag)) {
-    const bool moves_data = open.tag >= kAllBroadcast;
-    r.rma_collective_end(t, open.op,
-                         moves_data ? RmaSyncLevel::None : RmaSyncLevel::ProcessAndMemory, kUpcRef,
-                         open.root, open.bytes, open.bytes);
+    RmaSyncLevel level = RmaSyncLevel::ProcessAndMemory;
+    if (open.sync != 0) {
+      const bool all = (open.sync & 3u) == kAllSync || (open.sync >> 2) == kAllSync;
+      level = all ? RmaSyncLevel::Process : RmaSyncLevel::None;
+    }
+    r.rma_collective_end(t, open.op, level, kUpcRef, open.root, open.bytes, open.bytes, open.sync);
     return;
   }
   switch (open.tag) {
@@ -318,6 +341,7 @@ void end(ThreadRecorder& r, Ticks t, const Open& open, va_list args) {
 void notify(unsigned tag, gasp_evttype_t type, void* return_address, va_list args) noexcept {
   State& s = state();
   if (s.threads == 0 || !s.enabled.load(std::memory_order_relaxed)) return;
+  if (s.runtime == Runtime::Berkeley) tag = berkeley_tag(tag);
   ThreadRecorder* r = thread_recorder();
   Region region;
   if (r == nullptr || !region_of(tag, region)) return;
@@ -354,6 +378,11 @@ extern "C" gasp_context_t gasp_init(gasp_model_t srcmodel, int*, char***) {
     State& s = state();
     std::lock_guard lock(s.mutex);
     s.threads = size;
+    const char* runtime = std::getenv("COLLWRAP_GASP_RUNTIME");
+    s.runtime = runtime != nullptr && std::string_view(runtime) == "berkeley" ? Runtime::Berkeley
+                                                                              : Runtime::Gnu;
+    const char* flags = std::getenv("COLLWRAP_UPC_SYNC_FLAGS");
+    s.flags = flags != nullptr && std::string_view(flags) == "upc13" ? kUpc13Flags : kClassicFlags;
   }
   return reinterpret_cast<gasp_context_t>(&context);
 }
@@ -380,9 +409,12 @@ extern "C" int gasp_control(gasp_context_t, int on) {
   return state().enabled.exchange(on != 0) ? 1 : 0;
 }
 
+// A new user event's tag in the runtime's own range (GNU UPC 1000..1999, Berkeley 100..999).
 extern "C" unsigned int gasp_create_event(gasp_context_t, const char*, const char*) {
-  const unsigned tag = state().next_user_event.fetch_add(1);
-  return tag <= kUserEventLast ? tag : kUserEventLast;
+  const unsigned n = state().next_user_event.fetch_add(1);  // the n-th user event
+  if (state().runtime == Runtime::Berkeley)
+    return std::min(kBerkeleyUserEventFirst + n, kBerkeleyUserEventLast);
+  return std::min(unsigned(kUserEventFirst) + n, unsigned(kUserEventLast));
 }
 
 extern "C" void collwrap_gasp_set_threadof(int (*threadof)(const void*)) {

@@ -3,7 +3,7 @@
 `otf2-print --silent -Werror`, checks that the traced run prints what the untraced run prints,
 analyzes the trace, validates the report and checks the findings the source announces:
     shmem_barrier_all(); /* @expect wait_at_barrier rank=0,1,2 peer=3 wait=1.0 */
-(rank=, wait= as for the MPI pattern examples, see run_pattern_example.py; peer= a PE that must
+(rank=, wait=, @absent as for the MPI pattern examples, see run_pattern_example.py; peer= a PE that must
 be among the finding's peers, or "next" for rank + 1 modulo the number of PEs). A program of
 several paradigms (MPI with OpenSHMEM, or the GASP harness: MPI with UPC) must give one archive
 with all of them, traced from MPI_Init on. The launcher is oshrun, or mpirun for the harness.
@@ -75,6 +75,8 @@ def paradigm_failures(source, anchor):
                                                       definitions, re.M)]
     if 'Region: "MPI_Init"' not in events:
         failures.append("the archive does not start at MPI_Init")
+    if "UPC_IN_" in text and '"UpcSyncFlags"' not in events:
+        failures.append("the UPC collectives' RmaCollectiveEnd records carry no UpcSyncFlags")
     return failures
 
 
@@ -101,6 +103,7 @@ def main():
     failures += common.schema_failures(report, args.schema_dir)
     failures += common.check_findings(report, args.source)
     failures += peer_failures(report, args.source, args.np)
+    failures += common.check_peers_and_absences(report, args.source)
     return common.finish(failures, workdir)
 
 

@@ -136,13 +136,15 @@ TEST(Analyze, RankTimesAndTraceMetadata) {
   EXPECT_EQ(r.ranks[2].node, "node0");
   // Rank 2: Ssend 7 ms + Irecv 10 µs + Wait 5.98 ms + six collectives + shmem_set_lock and
   // shmem_clear_lock + two fences, window creation and free, MPI_Win_start, MPI_Put and
-  // MPI_Win_complete.
+  // MPI_Win_complete + three UPC collectives and upc_all_alloc.
   const double collectives =
       (25.1 - 20) + (33.1 - 33) + (40.1 - 38) + (42.01 - 42) + (50.1 - 48) + (57.1 - 57);
   const double lock = (75.02 - 71) + (75.11 - 75.1);
   const double window = (88.1 - 85) + (91.1 - 90) + (93.1 - 93) + 0.01 + 0.1 + 0.1;
-  EXPECT_NEAR(r.ranks[2].mpi_time_s, (7 + 0.01 + 5.98 + collectives + lock + window) * 1e-3, 1e-9);
-  EXPECT_NEAR(r.ranks[2].time_s, (97.1 - 1) * 1e-3, 1e-9);
+  const double upc = (101.1 - 100) + (103.1 - 103) + (104.2 - 104) + (107.1 - 106);
+  EXPECT_NEAR(r.ranks[2].mpi_time_s, (7 + 0.01 + 5.98 + collectives + lock + window + upc) * 1e-3,
+              1e-9);
+  EXPECT_NEAR(r.ranks[2].time_s, (107.1 - 1) * 1e-3, 1e-9);
   EXPECT_EQ(r.trace.world_size, 4);
   EXPECT_EQ(r.trace.locations, 4u);
   EXPECT_EQ(r.trace.path, "synthetic");

@@ -111,8 +111,33 @@ Trace every_pattern_trace() {
   b.group_sync(b.call(2, "MPI_Win_complete", ms(97), ms(97.1), kAppFile, 156), to3);
   b.group_sync(b.call(3, "MPI_Win_post", ms(94), ms(94.01), kAppFile, 157), from2);
   b.group_sync(b.call(3, "MPI_Win_wait", ms(94.02), ms(97.2), kAppFile, 158), from2);
-  // large_communication and unbalanced_communication: rank 1 puts 1 MiB to rank 3 in 2 ms.
-  b.put(b.call(1, "shmem_putmem", ms(100), ms(102), kAppFile, 160), 3, 1 << 20);
+  // upc_sync_on_entry (UPC_IN_ALLSYNC, thread 3 1 ms late) and upc_sync_on_exit
+  // (UPC_IN_NOSYNC | UPC_OUT_ALLSYNC, thread 2 1 ms late).
+  const TimeNs upc_enter[2][4] = {{ms(100), ms(100), ms(100), ms(101)},
+                                  {ms(102), ms(102), ms(103), ms(102)}};
+  const TimeNs upc_leave[2] = {ms(101.1), ms(103.1)};
+  const UpcSync upc_entry[2] = {UpcSync::All, UpcSync::No};
+  for (int k = 0; k < 2; ++k)
+    for (int r = 0; r < 4; ++r) {
+      const CallRef c =
+          b.call(r, "upc_all_exchange", upc_enter[k][r], upc_leave[k], kAppFile, 160 + k);
+      b.upc_sync(c, b.collective(c, CollOp::Alltoall, 0, kNoWorldRank, 64, 64), upc_entry[k],
+                 UpcSync::All);
+    }
+  // upc_wait_inside_collective: after thread 0 left a UPC_OUT_ALLSYNC broadcast, thread 1 stays
+  // 1 ms.
+  for (int r = 0; r < 4; ++r) {
+    const CallRef c =
+        b.call(r, "upc_all_broadcast", ms(104), ms(r == 1 ? 105.2 : 104.2), kAppFile, 162);
+    b.upc_sync(c, b.collective(c, CollOp::Bcast, 0, 0, 64, 64), UpcSync::My, UpcSync::All);
+  }
+  // upc_wait_at_all_alloc: threads 1-3 wait 1 ms in upc_all_alloc for thread 0.
+  for (int r = 0; r < 4; ++r)
+    b.collective(b.call(r, "upc_all_alloc", ms(r == 0 ? 107 : 106), ms(107.1), kAppFile, 163),
+                 CollOp::CreateHandle, 0, 0);
+  // large_communication and unbalanced_communication: rank 1 puts 1 MiB to rank 3 in 2 ms, after
+  // the UPC calls.
+  b.put(b.call(1, "shmem_putmem", ms(108), ms(110), kAppFile, 164), 3, 1 << 20);
   return b.finish();
 }
 
@@ -142,9 +167,13 @@ const std::vector<ExpectedFinding>& every_pattern_expected() {
       {"rma_late_post", 0, 151, 0.00198},
       {"rma_early_wait", 3, 158, 0.00298},
       {"rma_late_complete", 3, 158, 0.0018},
-      {"large_communication", 1, 160, 0.002},
+      {"upc_sync_on_entry", 0, 160, 0.001},
+      {"upc_sync_on_exit", 0, 161, 0.001},
+      {"upc_wait_inside_collective", 1, 162, 0.001},
+      {"upc_wait_at_all_alloc", 1, 163, 0.001},
+      {"large_communication", 1, 164, 0.002},
       // unbalanced_communication: 1 MiB against a mean of 449512 bytes over the 7 pairs.
-      {"unbalanced_communication", 1, 160, 0.002 * (1048576 - 449512) / 1048576.0},
+      {"unbalanced_communication", 1, 164, 0.002 * (1048576 - 449512) / 1048576.0},
   };
   return expected;
 }

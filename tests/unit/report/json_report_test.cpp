@@ -45,7 +45,9 @@ TEST(JsonReport, FindingFieldsOfTheDesign) {
     EXPECT_TRUE(f["line"].is_number_unsigned());
     EXPECT_EQ(f["function"], "main");
     const std::string function = f["mpi_function"].get<std::string>();
-    EXPECT_TRUE(function.starts_with("MPI_") || function.starts_with("shmem_")) << function;
+    EXPECT_TRUE(function.starts_with("MPI_") || function.starts_with("shmem_") ||
+                function.starts_with("upc_"))
+        << function;
     EXPECT_TRUE(f["peers"].is_array());
     EXPECT_GE(f["occurrences"].get<int>(), 1);
     EXPECT_GT(f["wait_time_s"].get<double>(), 0);

@@ -106,7 +106,7 @@ void ThreadRecorder::rma_collective_begin(Ticks t) noexcept {
 }
 void ThreadRecorder::rma_collective_end(Ticks t, CollectiveOp op, RmaSyncLevel, WindowRef win,
                                         std::uint32_t root, std::uint64_t sent,
-                                        std::uint64_t received) noexcept {
+                                        std::uint64_t received, std::uint32_t) noexcept {
   append(state, {Record::Kind::RmaCollectiveEnd, root, win, 0, sent, received, 0, op}, t);
 }
 void ThreadRecorder::rma_group_sync(Ticks t, RmaSyncLevel, WindowRef win, GroupRef group) noexcept {
