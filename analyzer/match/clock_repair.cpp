@@ -136,10 +136,9 @@ class ClockCondition {
  private:
   void add_collective(const Trace& trace, const Matching& m, const CollectiveInstance& c,
                       const ClockRepairOptions& o) {
-    const CollFamily family = c.family;
-    if (family == CollFamily::Other) return;
+    if (c.family == CollFamily::Other) return;
     bool moves_data = false, several_nodes = false;
-    Instance inst{family,
+    Instance inst{c.family,
                   static_cast<std::uint32_t>(members_.size()),
                   0,
                   kNone,
@@ -158,7 +157,11 @@ class ClockCondition {
     }
     inst.count = c.member_count;
     if (several_nodes) inst.latency = o.latency_between_nodes;
-    if (!collective_synchronizes(family, moves_data)) {
+    // Caps and bounds both follow the condition the sync modes leave (collective_dependency.h).
+    const OpRef head = m.members[c.first_member];
+    inst.family = clock_dependency_family(c.family, moves_data,
+                                          upc_sync_of(trace.locations[head.loc], head.op));
+    if (inst.family == CollFamily::Other) {
       members_.resize(inst.first);
       return;
     }

@@ -11,9 +11,38 @@
 
 namespace collwrap {
 
-// Collectives that move no data need not synchronize at all; barriers always do.
-constexpr bool collective_synchronizes(CollFamily family, bool moves_data) {
-  return moves_data || family == CollFamily::Barrier;
+// The family whose dependencies (for_each_collective_dependency) an instance's clock condition
+// follows, or CollFamily::Other when its members may leave in any order relative to the others'
+// entries. The matcher's check and the clock repair both derive the condition here.
+//
+// MPI and OpenSHMEM collectives (upc_sync 0) synchronize as their family says, except that
+// collectives moving no data need not synchronize at all; barriers always do.
+//
+// UPC relocalization collectives follow their sync modes (UPC Collectives Library
+// specification, "Synchronization options" of upc_flag_t):
+//   UPC_IN_ALLSYNC   data is read or written only after all threads have entered (a barrier on
+//                    entry, as implementations realize it and upc_sync_on_entry measures it);
+//   UPC_OUT_ALLSYNC  a thread returns only after all threads have entered;
+//     either one: every member's Exit follows every member's Enter (a barrier's condition);
+//   UPC_IN_MYSYNC    only data with affinity to threads that have entered is read or written;
+//   UPC_OUT_MYSYNC   a thread returns only after all reads and writes of its data are done;
+//     both: a member leaves after the members whose data it receives have entered (the family);
+//   UPC_IN_NOSYNC    data may be read or written as soon as the first thread has entered;
+//   UPC_OUT_NOSYNC   data may be read or written until the last thread has returned;
+//     otherwise nothing orders a member's Exit after another's Enter.
+constexpr CollFamily clock_dependency_family(CollFamily family, bool moves_data,
+                                             std::int32_t upc_sync) {
+  const UpcSync entry = upc_entry_sync(upc_sync), exit = upc_exit_sync(upc_sync);
+  if (entry == UpcSync::Unspecified && exit == UpcSync::Unspecified)
+    return moves_data || family == CollFamily::Barrier ? family : CollFamily::Other;
+  if (entry == UpcSync::All || exit == UpcSync::All) return CollFamily::Barrier;
+  if (entry == UpcSync::My && exit == UpcSync::My) return family;
+  return CollFamily::Other;
+}
+
+// A collective member op's UPC sync modes (kept in a CollectiveEnd's tag), or 0.
+inline std::int32_t upc_sync_of(const Location& l, std::uint32_t op) {
+  return l.op_kind[op] == OpKind::CollectiveEnd ? l.op_tag[op] : 0;
 }
 
 // Calls depends(i, entered) for every member i of an instance that cannot have left before

@@ -123,8 +123,10 @@ std::vector<Participation> collect_participations(const Trace& trace, const Matc
 // order (collective_dependency.h).
 std::uint64_t count_violations(const Trace& trace, const CollectiveInstance& inst, bool moves_data,
                                const std::vector<const Participation*>& members) {
-  const CollFamily family = inst.family;
-  if (!collective_synchronizes(family, moves_data)) return 0;
+  const CollFamily family = clock_dependency_family(
+      inst.family, moves_data,
+      upc_sync_of(trace.locations[members.front()->member.loc], members.front()->member.op));
+  if (family == CollFamily::Other) return 0;
   const auto count = static_cast<std::uint32_t>(members.size());
   std::uint32_t root = count;
   for (std::uint32_t i = 0; i < count; ++i)

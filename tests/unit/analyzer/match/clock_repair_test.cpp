@@ -5,6 +5,7 @@
 
 #include "matching.h"
 #include "trace_builder.h"
+#include "upc_broadcast_trace.h"
 
 namespace collwrap {
 namespace {
@@ -21,6 +22,14 @@ Trace skewed_message() {
   b.recv(recv, 0, 0, 8);
   b.call(1, "MPI_Barrier", 900, 950);
   return b.finish();
+}
+
+void expect_same_times(const Trace& t, const Trace& original) {
+  for (std::size_t l = 0; l < t.locations.size(); ++l) {
+    EXPECT_EQ(t.locations[l].call_enter, original.locations[l].call_enter);
+    EXPECT_EQ(t.locations[l].call_leave, original.locations[l].call_leave);
+    EXPECT_EQ(t.locations[l].op_time, original.locations[l].op_time);
+  }
 }
 
 std::uint64_t violations(const Trace& t) {
@@ -98,11 +107,7 @@ TEST(ClockRepair, NothingMovesWithoutViolations) {
   EXPECT_EQ(r.violations_before, 0u);
   EXPECT_EQ(r.passes, 0u);
   EXPECT_EQ(r.max_shift, 0);
-  for (std::size_t l = 0; l < t.locations.size(); ++l) {
-    EXPECT_EQ(t.locations[l].call_enter, copy.locations[l].call_enter);
-    EXPECT_EQ(t.locations[l].call_leave, copy.locations[l].call_leave);
-    EXPECT_EQ(t.locations[l].op_time, copy.locations[l].op_time);
-  }
+  expect_same_times(t, copy);
 }
 
 TEST(ClockRepair, CollectiveExitsFollowTheLastEntryTheyDependOn) {
@@ -127,6 +132,29 @@ TEST(ClockRepair, CollectiveExitsFollowTheLastEntryTheyDependOn) {
     for (int e = 0; e < 3; ++e)
       EXPECT_GE(t.locations[r].call_leave[0], t.locations[e].call_enter[0] + latency);
   EXPECT_GE(t.locations[1].call_leave[1], t.locations[0].call_enter[1] + latency);
+}
+
+TEST(ClockRepair, UpcNoSyncExitsBeforeOtherEntriesAreLeftAlone) {
+  Trace t = upc_broadcast_leaving_early(UpcSync::No, UpcSync::No);
+  const Trace copy = t;
+  const ClockRepairReport r = repair_clocks(t, match_trace(t));
+  EXPECT_EQ(r.violations_before, 0u);
+  EXPECT_EQ(r.max_shift, 0);
+  expect_same_times(t, copy);
+}
+
+TEST(ClockRepair, UpcAllSyncExitsFollowEveryEntry) {
+  Trace t = upc_broadcast_leaving_early(UpcSync::All, UpcSync::All);
+  ASSERT_EQ(violations(t), 1u);  // thread 1 left before thread 2 entered
+  const ClockRepairReport r = repair_clocks(t, match_trace(t));
+  EXPECT_EQ(r.violations_before, 1u);
+  EXPECT_EQ(r.violations_after, 0u);
+  EXPECT_EQ(violations(t), 0u);
+  EXPECT_GT(r.max_shift, 0);
+  const TimeNs latency = ClockRepairOptions{}.latency_same_node;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      EXPECT_GE(t.locations[i].call_leave[0], t.locations[j].call_enter[0] + latency);
 }
 
 TEST(ClockRepair, NeighborhoodExitsFollowOnlyTheirInNeighbors) {

@@ -68,10 +68,30 @@ TEST(CollectiveDependency, OtherStatesNothing) {
 }
 
 TEST(CollectiveDependency, OnlyBarriersSynchronizeWithoutData) {
-  EXPECT_TRUE(collective_synchronizes(CollFamily::Barrier, false));
-  EXPECT_FALSE(collective_synchronizes(CollFamily::NxN, false));
-  EXPECT_FALSE(collective_synchronizes(CollFamily::OneToN, false));
-  EXPECT_TRUE(collective_synchronizes(CollFamily::OneToN, true));
+  EXPECT_EQ(clock_dependency_family(CollFamily::Barrier, false, 0), CollFamily::Barrier);
+  EXPECT_EQ(clock_dependency_family(CollFamily::NxN, false, 0), CollFamily::Other);
+  EXPECT_EQ(clock_dependency_family(CollFamily::OneToN, false, 0), CollFamily::Other);
+  EXPECT_EQ(clock_dependency_family(CollFamily::OneToN, true, 0), CollFamily::OneToN);
+}
+
+// The UPC sync modes, entry × exit, for a broadcast: ALLSYNC on either side makes it a
+// barrier, MYSYNC on both keeps the family's data dependencies, anything else orders nothing.
+TEST(CollectiveDependency, UpcSyncModesDecideWhatAnExitFollows) {
+  const auto family = [](UpcSync entry, UpcSync exit) {
+    return clock_dependency_family(CollFamily::OneToN, true, upc_sync_flags(entry, exit));
+  };
+  for (const UpcSync other : {UpcSync::No, UpcSync::My, UpcSync::All}) {
+    EXPECT_EQ(family(UpcSync::All, other), CollFamily::Barrier);
+    EXPECT_EQ(family(other, UpcSync::All), CollFamily::Barrier);
+  }
+  EXPECT_EQ(family(UpcSync::My, UpcSync::My), CollFamily::OneToN);
+  EXPECT_EQ(family(UpcSync::No, UpcSync::No), CollFamily::Other);
+  EXPECT_EQ(family(UpcSync::No, UpcSync::My), CollFamily::Other);
+  EXPECT_EQ(family(UpcSync::My, UpcSync::No), CollFamily::Other);
+  // A UPC collective moving no data still synchronizes when its modes say so.
+  EXPECT_EQ(
+      clock_dependency_family(CollFamily::NxN, false, upc_sync_flags(UpcSync::All, UpcSync::No)),
+      CollFamily::Barrier);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "matching.h"
 #include "trace_builder.h"
+#include "upc_broadcast_trace.h"
 
 namespace collwrap {
 namespace {
@@ -148,6 +149,24 @@ TEST(CollectiveMatching, BroadcastReceiversCannotLeaveBeforeTheRootEnters) {
   auto after = b.call(2, "MPI_Bcast", 0, 200);
   b.collective(after, CollOp::Bcast, 0, 0, 0, 64);
   EXPECT_EQ(match_trace(b.finish()).counts.clock_violations, 1u);
+}
+
+std::uint64_t upc_broadcast_violations(UpcSync entry, UpcSync exit) {
+  return match_trace(upc_broadcast_leaving_early(entry, exit)).counts.clock_violations;
+}
+
+TEST(CollectiveMatching, UpcNoSyncMembersMayLeaveBeforeOthersEnter) {
+  EXPECT_EQ(upc_broadcast_violations(UpcSync::No, UpcSync::No), 0u);
+  EXPECT_EQ(upc_broadcast_violations(UpcSync::No, UpcSync::My), 0u);
+  EXPECT_EQ(upc_broadcast_violations(UpcSync::My, UpcSync::No), 0u);
+}
+
+TEST(CollectiveMatching, UpcSynchronizingModesKeepTheClockCondition) {
+  // ALLSYNC: thread 1 must leave after every entry; MYSYNC on both sides: after the source's.
+  EXPECT_EQ(upc_broadcast_violations(UpcSync::All, UpcSync::All), 1u);
+  EXPECT_EQ(upc_broadcast_violations(UpcSync::No, UpcSync::All), 1u);
+  EXPECT_EQ(upc_broadcast_violations(UpcSync::All, UpcSync::No), 1u);
+  EXPECT_EQ(upc_broadcast_violations(UpcSync::My, UpcSync::My), 1u);
 }
 
 TEST(CollectiveMatching, AReduceRootCannotLeaveBeforeTheLastSenderEnters) {
