@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string_view>
 
+#include "collective_dependency.h"
+
 namespace collwrap {
 namespace {
 
@@ -31,9 +33,10 @@ bool collect_members(const Trace& trace, const Matching& matching,
     const CallView call = call_holding(trace, member);
     if (!call.valid()) return false;
     const Peer self = peer_at(trace, member.loc);
-    CollectiveMember m{member.loc, call.call,   kNone,
-                       self.rank,  self.thread, call.enter,
-                       call.enter, call.leave,  trace.locations[member.loc].op_tag[member.op]};
+    CollectiveMember m{
+        member.loc, call.call,   kNone,
+        self.rank,  self.thread, call.enter,
+        call.enter, call.leave,  upc_sync_of(trace.locations[member.loc], member.op)};
     if (instance.nonblocking) {
       const CallView post = call_holding(trace, matching.starts[instance.first_member + i]);
       if (!post.valid()) return false;
