@@ -14,13 +14,6 @@ void CompletionScope::look_up_requests() {
   try {
     pending_.emplace(handles_.size());
     if (pending_->size() != handles_.size()) throw std::bad_alloc();
-    if (count_ == 1) {  // MPI_Wait, MPI_Test: nothing to sort
-      if (handles_[0] == MPI_REQUEST_NULL) return;
-      t_.sem.requests.visit_active(handles_[0], 1, [&](std::size_t, const TrackedRequest& r) {
-        (*pending_)[0].request = r;
-      });
-      return;
-    }
     // Slots sorted by handle, a handle's slots in call order, so that the k-th slot holding a
     // shared handle takes the handle's k-th oldest request. (std::sort with the slot as
     // tiebreaker rather than std::stable_sort, which allocates.)
@@ -48,13 +41,23 @@ void CompletionScope::look_up_requests() {
 }
 
 void CompletionScope::complete(int index, int status_index) {
+  if (count_ == 1 && !pending_) {  // MPI_Wait, MPI_Test and the like: one lookup, no buffers
+    if (index != 0 || handles_[0] == MPI_REQUEST_NULL) return;
+    if (const auto r = t_.sem.requests.take_active(handles_[0])) {
+      record_completion(*r, statuses_[status_index]);
+    }
+    return;
+  }
   look_up_requests();
   if (index < 0 || index >= count_) return;
   Pending& p = (*pending_)[static_cast<std::size_t>(index)];
   if (!p.request || p.completed) return;
   p.completed = true;
-  const MPI_Status& status = statuses_[status_index];
-  const TrackedRequest& r = *p.request;
+  record_completion(*p.request, statuses_[status_index]);
+  t_.sem.requests.finish(handles_[static_cast<std::size_t>(index)], p.request->id);
+}
+
+void CompletionScope::record_completion(const TrackedRequest& r, const MPI_Status& status) {
   const Ticks time = t_.left;
   if (r.kind == RequestKind::Collective) {
     t_.rec.nbc_complete(time, r.op, r.comm->ref, r.peer, r.bytes, r.received, r.id);
@@ -67,7 +70,6 @@ void CompletionScope::complete(int index, int status_index) {
                      static_cast<std::uint32_t>(status.MPI_TAG), t_.sem.mpi.received_bytes(status),
                      r.id);
   }
-  t_.sem.requests.finish(handles_[static_cast<std::size_t>(index)], r.id);
 }
 
 void CompletionScope::record_unsuccessful_tests() {

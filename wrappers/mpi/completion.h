@@ -87,11 +87,15 @@ class CompletionScope {
 
   // Request `index` completed; its status is statuses_[status_index].
   void complete(int index, int status_index);
+  // The completion record of `r` (MpiIsendComplete, MpiIrecv, NonBlockingCollectiveComplete
+  // or MpiRequestCancelled).
+  void record_completion(const TrackedRequest& r, const MPI_Status& status);
   // Waitall/Testall: request i's status is statuses[i]; with MPI_ERR_IN_STATUS, those marked
   // MPI_ERR_PENDING did not complete.
   void complete_all(int rc);
   void record_unsuccessful_tests();
-  // Reads the tracked requests of the handles from the request table, once.
+  // Reads the tracked requests of the handles from the request table, once (calls with more
+  // than one request; a single request is taken from the table in one step).
   void look_up_requests();
 
   Tracing t_;  // a copy: two references, and no dangling on a temporary

@@ -25,9 +25,12 @@ AdapterDefinitions mpi_definitions() {
 
 }  // namespace
 
-void handle_init(const char* mpi_function, int rc, const int* /*provided*/) noexcept {
-  // Every thread level is traced the same way: locations are per thread, OTF2 is locked.
+void handle_init(const char* mpi_function, int rc, const int* provided) noexcept {
+  // Every thread level is traced the same way (locations are per thread, OTF2 is locked), but
+  // only MPI_THREAD_MULTIPLE lets two calls share the request table at once. MPI_Init is
+  // MPI_THREAD_SINGLE.
   if (rc != MPI_SUCCESS) return;
+  semantics().requests.set_concurrent(provided && *provided == MPI_THREAD_MULTIPLE);
   guarded(mpi_function, [] { start_comm_bookkeeping(semantics()); });
   register_definitions_source(mpi_definitions);
   std::unique_ptr<ProcessGroup> world;

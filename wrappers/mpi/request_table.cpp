@@ -16,7 +16,7 @@ RequestId RequestTable::post(MPI_Request handle, TrackedRequest request) {
   request.active = true;
   request.persistent = false;
   Shard& shard = shard_of(handle);
-  std::lock_guard lock(shard.mutex);
+  const ShardLock lock(shard, concurrent());
   // Taken under the lock, so a shared handle's requests are ordered as they were posted.
   request.id = next_id();
   const Key key{handle, request.id};
@@ -29,7 +29,7 @@ void RequestTable::add_persistent(MPI_Request handle, TrackedRequest request) {
   request.active = false;
   request.id = 0;
   Shard& shard = shard_of(handle);
-  std::lock_guard lock(shard.mutex);
+  const ShardLock lock(shard, concurrent());
   const auto first = shard.lower_bound({handle, 0});
   auto last = first;
   while (last != shard.requests.end() && last->key.first == handle) ++last;
@@ -39,7 +39,7 @@ void RequestTable::add_persistent(MPI_Request handle, TrackedRequest request) {
 
 std::optional<TrackedRequest> RequestTable::start(MPI_Request handle) {
   Shard& shard = shard_of(handle);
-  std::lock_guard lock(shard.mutex);
+  const ShardLock lock(shard, concurrent());
   const auto it = shard.find({handle, 0});
   if (it == shard.requests.end()) return std::nullopt;
   it->request.active = true;
@@ -49,7 +49,7 @@ std::optional<TrackedRequest> RequestTable::start(MPI_Request handle) {
 
 std::optional<TrackedRequest> RequestTable::find(MPI_Request handle) const {
   const Shard& shard = shard_of(handle);
-  std::lock_guard lock(shard.mutex);
+  const ShardLock lock(shard, concurrent());
   const auto it = shard.first_of(handle);
   if (it == shard.requests.end() || it->key.first != handle) return std::nullopt;
   return it->request;
@@ -57,7 +57,7 @@ std::optional<TrackedRequest> RequestTable::find(MPI_Request handle) const {
 
 void RequestTable::finish(MPI_Request handle, RequestId id) {
   Shard& shard = shard_of(handle);
-  std::lock_guard lock(shard.mutex);
+  const ShardLock lock(shard, concurrent());
   if (const auto it = shard.find({handle, id}); it != shard.requests.end()) {
     shard.requests.erase(it);
     return;
@@ -68,9 +68,30 @@ void RequestTable::finish(MPI_Request handle, RequestId id) {
   }
 }
 
+void RequestTable::finish_at(Shard& shard, std::vector<Entry>::iterator it) {
+  if (it->request.persistent) {
+    it->request.active = false;
+  } else {
+    shard.requests.erase(it);
+  }
+}
+
+std::optional<TrackedRequest> RequestTable::take_active(MPI_Request handle) {
+  Shard& shard = shard_of(handle);
+  const ShardLock lock(shard, concurrent());
+  for (auto it = shard.lower_bound({handle, 0});
+       it != shard.requests.end() && it->key.first == handle; ++it) {
+    if (!it->request.active) continue;
+    TrackedRequest taken = it->request;
+    finish_at(shard, it);
+    return taken;
+  }
+  return std::nullopt;
+}
+
 void RequestTable::forget(MPI_Request handle) {
   Shard& shard = shard_of(handle);
-  std::lock_guard lock(shard.mutex);
+  const ShardLock lock(shard, concurrent());
   const auto it = shard.lower_bound({handle, 0});
   if (it != shard.requests.end() && it->key.first == handle) shard.requests.erase(it);
 }
@@ -78,7 +99,7 @@ void RequestTable::forget(MPI_Request handle) {
 std::size_t RequestTable::size() const {
   std::size_t total = 0;
   for (const Shard& shard : shards_) {
-    std::lock_guard lock(shard.mutex);
+    const ShardLock lock(shard, concurrent());
     total += shard.requests.size();
   }
   return total;

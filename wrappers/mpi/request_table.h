@@ -10,7 +10,9 @@
 // handle another thread reuses meanwhile is left alone.
 //
 // Requests may be posted on one thread and completed on another (MPI_THREAD_MULTIPLE), so the
-// table is split into shards, each with its own mutex, to keep concurrent calls apart.
+// table is split into shards, each with its own mutex, to keep concurrent calls apart. Below
+// MPI_THREAD_MULTIPLE no two MPI calls run at once, so the mutexes are not taken at all: a lock
+// and an unlock cost more than the rest of a request's bookkeeping.
 #pragma once
 
 #include <mpi.h>
@@ -49,6 +51,12 @@ struct TrackedRequest {
 
 class RequestTable {
  public:
+  // Whether calls may come from several threads at once (MPI_THREAD_MULTIPLE); set by the
+  // initialization, before any request is posted.
+  void set_concurrent(bool concurrent) noexcept {
+    concurrent_.store(concurrent, std::memory_order_relaxed);
+  }
+
   // A nonblocking call posted `request` under `handle`: returns its fresh id.
   RequestId post(MPI_Request handle, TrackedRequest request);
 
@@ -63,7 +71,7 @@ class RequestTable {
   template <class Visit>
   void visit_active(MPI_Request handle, std::size_t n, Visit&& visit) const {
     const Shard& shard = shard_of(handle);
-    std::lock_guard lock(shard.mutex);
+    const ShardLock lock(shard, concurrent());
     std::size_t k = 0;
     for (auto it = shard.first_of(handle);
          k < n && it != shard.requests.end() && it->key.first == handle; ++it) {
@@ -76,6 +84,10 @@ class RequestTable {
 
   // The communication `id` completed: a persistent request goes inactive, any other is removed.
   void finish(MPI_Request handle, RequestId id);
+
+  // The handle's oldest active request completed: returns it, finished as by finish(). One
+  // lookup for the common completion of a single request (MPI_Wait, MPI_Test).
+  std::optional<TrackedRequest> take_active(MPI_Request handle);
 
   // MPI_Request_free: the handle's oldest request is gone (a pending communication completes
   // unobserved).
@@ -120,9 +132,30 @@ class RequestTable {
     }
   };
 
+  // Holds the shard's mutex while calls may be concurrent.
+  class ShardLock {
+   public:
+    ShardLock(const Shard& shard, bool concurrent) noexcept
+        : mutex_(concurrent ? &shard.mutex : nullptr) {
+      if (mutex_) mutex_->lock();
+    }
+    ~ShardLock() {
+      if (mutex_) mutex_->unlock();
+    }
+    ShardLock(const ShardLock&) = delete;
+    ShardLock& operator=(const ShardLock&) = delete;
+
+   private:
+    std::mutex* mutex_;
+  };
+
+  bool concurrent() const noexcept { return concurrent_.load(std::memory_order_relaxed); }
   Shard& shard_of(MPI_Request handle) const noexcept;
   RequestId next_id() noexcept;
+  // Finishes the communication at `it` (see finish()).
+  static void finish_at(Shard& shard, std::vector<Entry>::iterator it);
 
+  std::atomic<bool> concurrent_{true};  // until the initialization says otherwise
   std::atomic<RequestId> next_id_{1};
   mutable std::array<Shard, 64> shards_;
 };

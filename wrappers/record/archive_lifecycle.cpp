@@ -335,7 +335,7 @@ bool open_archive(Session& s) {
   s.group->broadcast(root_host);
   ArchiveIdentity identity{s.directory, s.program, std::string(root_host.begin(), root_host.end())};
   try {
-    s.archive = create_archive(identity, s.config.buffer_mib, problem);
+    s.archive = create_archive(identity, problem);
   } catch (...) {
     problem = "out of memory";
   }
@@ -385,7 +385,8 @@ void start_tracing(Session& s, std::unique_ptr<ProcessGroup> group) {
   s.realtime_anchor_ticks = now();
   s.realtime_anchor_ns = timer::realtime_ns();
 
-  location_registry().start(s.archive, std::uint32_t(s.rank));
+  location_registry().start(s.archive, std::uint32_t(s.rank),
+                            std::size_t(s.config.buffer_mib) << 20);
   set_recording(true);
   g_phase = Phase::Recording;
   std::atexit(save_at_exit);

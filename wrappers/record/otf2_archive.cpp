@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "record/diagnostics.h"
-#include "record/recorder.h"
 #include "record/trace_directory.h"
 
 namespace collwrap::tracer {
@@ -20,16 +19,14 @@ OTF2_FlushType flush_when_full(void*, OTF2_FileType, OTF2_LocationRef, void*, bo
   return OTF2_FLUSH;
 }
 
-// The timestamp of the BufferFlush record OTF2 writes after an intermediate flush, so readers
-// can see (and discount) the time the tracer spent writing.
-OTF2_TimeStamp flush_done(void*, OTF2_FileType, OTF2_LocationRef) {
-  return now();
-}
-
 // Memory for OTF2's chunks, limited per event buffer: when a location's buffer reaches the
 // limit the allocation fails, OTF2 flushes the buffer to disk, releases its chunks and continues.
+// The events wait in the thread's event log (event_log.h) until it is full, so OTF2's buffer is
+// only where they pass through on their way to disk: a few chunks are enough.
 // Released chunks are kept for reuse, so a long run does not pay for fresh pages after every
 // flush.
+constexpr std::uint64_t kEventStagingChunks = 4;
+
 struct ChunkBudget {
   std::uint64_t max_event_bytes;
 };
@@ -103,11 +100,9 @@ OTF2_ErrorCode report_otf2_error(void*, const char*, std::uint64_t, const char*,
 
 }  // namespace
 
-OTF2_Archive* create_archive(const ArchiveIdentity& identity, std::uint32_t buffer_mib,
-                             std::string& problem) {
+OTF2_Archive* create_archive(const ArchiveIdentity& identity, std::string& problem) {
   // The budget must outlive the archive, which lives until finalize; one archive per process.
-  static ChunkBudget budget;
-  budget.max_event_bytes = std::max<std::uint64_t>(buffer_mib, 1) << 20;
+  static ChunkBudget budget{kEventStagingChunks * OTF2_CHUNK_SIZE_EVENTS_DEFAULT};
 
   OTF2_Archive* archive = OTF2_Archive_Open(
       identity.directory.c_str(), kArchiveName, OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_EVENTS_DEFAULT,
@@ -116,7 +111,10 @@ OTF2_Archive* create_archive(const ArchiveIdentity& identity, std::uint32_t buff
     problem = "OTF2 cannot open an archive in " + identity.directory;
     return nullptr;
   }
-  static const OTF2_FlushCallbacks flush{flush_when_full, flush_done};
+  // No post-flush callback: OTF2 then writes no BufferFlush record of its own. Its flushes
+  // happen while a log is written out, between records of the past; the event log records the
+  // BufferFlush of that whole write instead (ThreadRecorder::State::make_room).
+  static const OTF2_FlushCallbacks flush{flush_when_full, nullptr};
   static const OTF2_MemoryCallbacks memory{allocate_chunk, free_chunks};
   OTF2_ErrorCode status = OTF2_Archive_SetFlushCallbacks(archive, &flush, nullptr);
   if (status == OTF2_SUCCESS) status = OTF2_Archive_SetMemoryCallbacks(archive, &memory, &budget);

@@ -17,10 +17,8 @@ struct ArchiveIdentity {
   std::string machine;    // host of process 0
 };
 
-// Local step (no communication). Event buffers hold `buffer_mib` MiB per location before
-// they are flushed. nullptr on failure, with `problem` set.
-OTF2_Archive* create_archive(const ArchiveIdentity& identity, std::uint32_t buffer_mib,
-                             std::string& problem);
+// Local step (no communication). nullptr on failure, with `problem` set.
+OTF2_Archive* create_archive(const ArchiveIdentity& identity, std::string& problem);
 
 // Makes OTF2 report errors through collwrap's diagnostics instead of printing its own
 // multi-line messages.

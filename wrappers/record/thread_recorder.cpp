@@ -1,293 +1,253 @@
-// ThreadRecorder (recorder.h): one OTF2 record per method, on the calling thread's own event
-// writer, so no locking is needed here.
-#include <otf2/otf2.h>
+// ThreadRecorder (recorder.h): each method appends one record to the calling thread's own
+// event log (event_log.h), so no locking is needed here; the log becomes OTF2 records when it
+// is full and when the location closes (event_log_writer.h). The payload layout of each kind is
+// listed in event_log.h; event_log_writer.cpp reads it back in the same order.
+#include <utility>
 
 #include "record/callsite_capture.h"
 #include "record/callsite_table.h"
-#include "record/definitions_writer.h"
+#include "record/event_log.h"
 #include "record/location_registry.h"
 
 namespace collwrap::tracer {
 namespace {
 
-// Writes one record with `write(writer, time)`. The writer is null once the location was
-// closed (finalize, abort) or after a failure; an OTF2 error stops recording on this rank.
-template <typename Write>
-inline void record(ThreadRecorder::State* state, Ticks t, Write write) noexcept {
-  if (state->writer == nullptr) return;
-  if (OTF2_ErrorCode status = write(state->writer, state->ordered(t)); status != OTF2_SUCCESS)
-      [[unlikely]] {
-    recording_failed(status);
-  }
+// The slow path of append: the log is full (written out first) or closed (the record is
+// dropped). Out of line, so that the fast path saves no registers and makes no call.
+template <typename... Payload>
+[[gnu::noinline, gnu::cold]] void append_to_full_log(ThreadRecorder::State* state, Ticks t,
+                                                      std::uint64_t header,
+                                                      Payload... payload) noexcept {
+  std::uint64_t* p = state->make_room(t);
+  if (p == nullptr) return;
+  p[0] = header;
+  p[1] = t;
+  std::size_t i = 2;
+  ((p[i++] = std::uint64_t(payload)), ...);
+  state->log.next = p + 2 + sizeof...(Payload);
 }
 
-// The recorder's enums are OTF2's values, so records cast them.
-static_assert(std::uint8_t(Paradigm::Mpi) == OTF2_PARADIGM_MPI);
-static_assert(std::uint8_t(Paradigm::Shmem) == OTF2_PARADIGM_SHMEM);
-static_assert(std::uint8_t(Paradigm::Upc) == OTF2_PARADIGM_UPC);
-static_assert(std::uint8_t(CollectiveOp::DestroyHandle) == OTF2_COLLECTIVE_OP_DESTROY_HANDLE);
-static_assert(std::uint32_t(RmaSyncLevel::ProcessAndMemory) ==
-              (OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY));
-static_assert(std::uint8_t(RmaSyncType::NotifyOut) == OTF2_RMA_SYNC_TYPE_NOTIFY_OUT);
-static_assert(std::uint8_t(RmaLockType::Shared) == OTF2_LOCK_SHARED);
-static_assert(std::uint8_t(RmaAtomicType::FetchAndAccumulate) ==
-              OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE);
+// Appends a record of `header`, `t` and `payload` words. The one comparison covers the longest
+// record (see EventLog).
+template <typename... Payload>
+inline void append(ThreadRecorder::State* state, Ticks t, std::uint64_t header,
+                   Payload... payload) noexcept {
+  static_assert(sizeof...(Payload) <= kMaxLogPayload);
+  std::uint64_t* p = state->log.next;
+  if (p >= state->log.limit) [[unlikely]]
+    return append_to_full_log(state, t, header, payload...);
+  p[0] = header;
+  p[1] = t;
+  std::size_t i = 2;
+  ((p[i++] = std::uint64_t(payload)), ...);
+  state->log.next = p + 2 + sizeof...(Payload);
+}
 
-}  // namespace
-
-namespace {
-
-// Adds the CallSite attribute when `site` differs from the previous Enter's of `region`;
-// returns the attribute list to write with the Enter, or nullptr (OTF2 empties the list when it
-// writes the record).
-OTF2_AttributeList* callsite_attribute(ThreadRecorder::State* state,
-                                       ThreadRecorder::State::LastEnter& last,
-                                       CallSiteRef site) noexcept {
-  if (site == last.site) return nullptr;
-  last.site = site;
-  OTF2_AttributeList_AddCallingContextRef(state->attributes, kCallSiteAttribute, site);
-  return state->attributes;
+// An Enter of `region` from `site`: carries the call site (the CallSite attribute) only when
+// it differs from the previous Enter's of the region.
+inline void append_enter(ThreadRecorder::State* state, Ticks t, RegionRef region,
+                         ThreadRecorder::State::LastEnter& last, CallSiteRef site) noexcept {
+  if (site == last.site) {
+    append(state, t, log_header(LogKind::Enter, region));
+  } else {
+    last.site = site;
+    append(state, t, log_header(LogKind::Enter, region, 1), site);
+  }
 }
 
 }  // namespace
 
 void ThreadRecorder::enter(Ticks t, RegionRef region, CallSiteRef site) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    ThreadRecorder::State::LastEnter& last = state->last_enter[region];
-    last.return_address = nullptr;
-    return OTF2_EvtWriter_Enter(w, callsite_attribute(state, last, site), at, region);
-  });
+  ThreadRecorder::State::LastEnter& last = state->last_enter[region];
+  last.return_address = nullptr;
+  append_enter(state, t, region, last, site);
 }
 
+namespace {
+// An Enter from a return address other than the previous Enter's of the region: takes the
+// site of the region's other recent address, or looks it up. Out of line, as the slow path of
+// enter_from.
+[[gnu::noinline]] void enter_from_new_address(ThreadRecorder::State* state, Ticks t,
+                                              RegionRef region, void* return_address) noexcept {
+  ThreadRecorder::State::LastEnter& last = state->last_enter[region];
+  if (return_address == last.other_return_address) {
+    std::swap(last.return_address, last.other_return_address);
+    std::swap(last.site, last.other_site);
+    append(state, t, log_header(LogKind::Enter, region, 1), last.site);
+    return;
+  }
+  const CallSiteRef site = intern_callsite(return_address);
+  if (callsite_is_return_address()) {
+    last.other_return_address = last.return_address;
+    last.other_site = last.site;
+    append_enter(state, t, region, last, site);
+    last.return_address = return_address;
+  } else {
+    append_enter(state, t, region, last, site);
+    last.return_address = nullptr;
+  }
+}
+}  // namespace
+
 void ThreadRecorder::enter_from(Ticks t, RegionRef region, void* return_address) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    ThreadRecorder::State::LastEnter& last = state->last_enter[region];
-    OTF2_AttributeList* attributes = nullptr;
-    if (return_address != last.return_address) [[unlikely]] {
-      attributes = callsite_attribute(state, last, intern_callsite(return_address));
-      last.return_address = callsite_is_return_address() ? return_address : nullptr;
-    }
-    return OTF2_EvtWriter_Enter(w, attributes, at, region);
-  });
+  if (return_address != state->last_enter[region].return_address) [[unlikely]]
+    return enter_from_new_address(state, t, region, return_address);
+  append(state, t, log_header(LogKind::Enter, region));
 }
 
 void ThreadRecorder::enter_with_level(Ticks t, RegionRef region, CallSiteRef site,
                                       std::int32_t level) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    ThreadRecorder::State::LastEnter& last = state->last_enter[region];
-    last.return_address = nullptr;
-    callsite_attribute(state, last, site);
-    OTF2_AttributeList_AddInt32(state->attributes, kPcontrolLevelAttribute, level);
-    return OTF2_EvtWriter_Enter(w, state->attributes, at, region);
-  });
+  ThreadRecorder::State::LastEnter& last = state->last_enter[region];
+  last.return_address = nullptr;
+  const bool changed = site != last.site;
+  last.site = site;
+  append(state, t, log_header(LogKind::EnterLevel, region, changed ? 1 : 0),
+         log_pair(site, std::uint32_t(level)));
 }
 
 void ThreadRecorder::leave(Ticks t, RegionRef region) noexcept {
-  record(state, t,
-         [&](OTF2_EvtWriter* w, Ticks at) { return OTF2_EvtWriter_Leave(w, nullptr, at, region); });
+  append(state, t, log_header(LogKind::Leave, region));
 }
 
 void ThreadRecorder::mpi_send(Ticks t, std::uint32_t receiver, GroupRef comm, std::uint32_t tag,
                               std::uint64_t bytes) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_MpiSend(w, nullptr, at, receiver, comm, tag, bytes);
-  });
+  append(state, t, log_header(LogKind::MpiSend, receiver), log_pair(comm, tag), bytes);
 }
 
 void ThreadRecorder::mpi_isend(Ticks t, std::uint32_t receiver, GroupRef comm, std::uint32_t tag,
                                std::uint64_t bytes, RequestId req) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_MpiIsend(w, nullptr, at, receiver, comm, tag, bytes, req);
-  });
+  append(state, t, log_header(LogKind::MpiIsend, receiver), log_pair(comm, tag), bytes, req);
 }
 
 void ThreadRecorder::mpi_isend_complete(Ticks t, RequestId req) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_MpiIsendComplete(w, nullptr, at, req);
-  });
+  append(state, t, log_header(LogKind::MpiIsendComplete), req);
 }
 
 void ThreadRecorder::mpi_irecv_request(Ticks t, RequestId req) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_MpiIrecvRequest(w, nullptr, at, req);
-  });
+  append(state, t, log_header(LogKind::MpiIrecvRequest), req);
 }
 
 void ThreadRecorder::mpi_recv(Ticks t, std::uint32_t sender, GroupRef comm, std::uint32_t tag,
                               std::uint64_t bytes) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_MpiRecv(w, nullptr, at, sender, comm, tag, bytes);
-  });
+  append(state, t, log_header(LogKind::MpiRecv, sender), log_pair(comm, tag), bytes);
 }
 
 void ThreadRecorder::mpi_irecv(Ticks t, std::uint32_t sender, GroupRef comm, std::uint32_t tag,
                                std::uint64_t bytes, RequestId req) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_MpiIrecv(w, nullptr, at, sender, comm, tag, bytes, req);
-  });
+  append(state, t, log_header(LogKind::MpiIrecv, sender), log_pair(comm, tag), bytes, req);
 }
 
 void ThreadRecorder::mpi_request_test(Ticks t, RequestId req) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_MpiRequestTest(w, nullptr, at, req);
-  });
+  append(state, t, log_header(LogKind::MpiRequestTest), req);
 }
 
 void ThreadRecorder::mpi_request_cancelled(Ticks t, RequestId req) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_MpiRequestCancelled(w, nullptr, at, req);
-  });
+  append(state, t, log_header(LogKind::MpiRequestCancelled), req);
 }
 
 void ThreadRecorder::mpi_collective_begin(Ticks t) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, at);
-  });
+  append(state, t, log_header(LogKind::MpiCollectiveBegin));
 }
 
 void ThreadRecorder::mpi_collective_end(Ticks t, CollectiveOp op, GroupRef comm, std::uint32_t root,
                                         std::uint64_t sent, std::uint64_t received) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, at, OTF2_CollectiveOp(op), comm, root, sent,
-                                           received);
-  });
+  append(state, t, log_header(LogKind::MpiCollectiveEnd, comm, std::uint8_t(op)), root, sent,
+         received);
 }
 
 void ThreadRecorder::nbc_request(Ticks t, RequestId req) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_NonBlockingCollectiveRequest(w, nullptr, at, req);
-  });
+  append(state, t, log_header(LogKind::NbcRequest), req);
 }
 
 void ThreadRecorder::nbc_complete(Ticks t, CollectiveOp op, GroupRef comm, std::uint32_t root,
                                   std::uint64_t sent, std::uint64_t received,
                                   RequestId req) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_NonBlockingCollectiveComplete(w, nullptr, at, OTF2_CollectiveOp(op), comm,
-                                                        root, sent, received, req);
-  });
+  append(state, t, log_header(LogKind::NbcComplete, comm, std::uint8_t(op)), root, sent, received,
+         req);
 }
 
 void ThreadRecorder::rma_win_create(Ticks t, WindowRef win) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaWinCreate(w, nullptr, at, win);
-  });
+  append(state, t, log_header(LogKind::RmaWinCreate, win));
 }
 
 void ThreadRecorder::rma_win_destroy(Ticks t, WindowRef win) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaWinDestroy(w, nullptr, at, win);
-  });
+  append(state, t, log_header(LogKind::RmaWinDestroy, win));
 }
 
 void ThreadRecorder::rma_put(Ticks t, WindowRef win, std::uint32_t remote, std::uint64_t bytes,
                              RmaMatchId match) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaPut(w, nullptr, at, win, remote, bytes, match);
-  });
+  append(state, t, log_header(LogKind::RmaPut, win), remote, bytes, match);
 }
 
 void ThreadRecorder::rma_get(Ticks t, WindowRef win, std::uint32_t remote, std::uint64_t bytes,
                              RmaMatchId match) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaGet(w, nullptr, at, win, remote, bytes, match);
-  });
+  append(state, t, log_header(LogKind::RmaGet, win), remote, bytes, match);
 }
 
 void ThreadRecorder::rma_atomic(Ticks t, WindowRef win, std::uint32_t remote, RmaAtomicType type,
                                 std::uint64_t sent, std::uint64_t received,
                                 RmaMatchId match) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaAtomic(w, nullptr, at, win, remote, OTF2_RmaAtomicType(type), sent,
-                                    received, match);
-  });
+  append(state, t, log_header(LogKind::RmaAtomic, win, std::uint8_t(type)), remote, sent,
+         received, match);
 }
 
 void ThreadRecorder::rma_op_complete_blocking(Ticks t, WindowRef win, RmaMatchId match) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaOpCompleteBlocking(w, nullptr, at, win, match);
-  });
+  append(state, t, log_header(LogKind::RmaOpCompleteBlocking, win), match);
 }
 
 void ThreadRecorder::rma_op_complete_non_blocking(Ticks t, WindowRef win,
                                                   RmaMatchId match) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaOpCompleteNonBlocking(w, nullptr, at, win, match);
-  });
+  append(state, t, log_header(LogKind::RmaOpCompleteNonBlocking, win), match);
 }
 
 void ThreadRecorder::rma_op_complete_remote(Ticks t, WindowRef win, RmaMatchId match) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaOpCompleteRemote(w, nullptr, at, win, match);
-  });
+  append(state, t, log_header(LogKind::RmaOpCompleteRemote, win), match);
 }
 
 void ThreadRecorder::rma_collective_begin(Ticks t) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaCollectiveBegin(w, nullptr, at);
-  });
+  append(state, t, log_header(LogKind::RmaCollectiveBegin));
 }
 
 void ThreadRecorder::rma_collective_end(Ticks t, CollectiveOp op, RmaSyncLevel level, WindowRef win,
                                         std::uint32_t root, std::uint64_t sent,
                                         std::uint64_t received, std::uint32_t upc_sync) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    OTF2_AttributeList* attributes = nullptr;
-    if (upc_sync != 0) {
-      OTF2_AttributeList_AddUint32(state->attributes, kUpcSyncFlagsAttribute, upc_sync);
-      attributes = state->attributes;
-    }
-    return OTF2_EvtWriter_RmaCollectiveEnd(w, attributes, at, OTF2_CollectiveOp(op),
-                                           OTF2_RmaSyncLevel(level), win, root, sent, received);
-  });
+  append(state, t,
+         log_header(LogKind::RmaCollectiveEnd, win, std::uint8_t(op), std::uint8_t(level)),
+         log_pair(root, upc_sync), sent, received);
 }
 
 void ThreadRecorder::rma_group_sync(Ticks t, RmaSyncLevel level, WindowRef win,
                                     GroupRef group) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaGroupSync(w, nullptr, at, OTF2_RmaSyncLevel(level), win, group);
-  });
+  append(state, t, log_header(LogKind::RmaGroupSync, win, std::uint8_t(level)), group);
 }
 
 void ThreadRecorder::rma_request_lock(Ticks t, WindowRef win, std::uint32_t remote,
                                       std::uint64_t lock, RmaLockType type) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaRequestLock(w, nullptr, at, win, remote, lock, OTF2_LockType(type));
-  });
+  append(state, t, log_header(LogKind::RmaRequestLock, win, std::uint8_t(type)), remote, lock);
 }
 
 void ThreadRecorder::rma_acquire_lock(Ticks t, WindowRef win, std::uint32_t remote,
                                       std::uint64_t lock, RmaLockType type) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaAcquireLock(w, nullptr, at, win, remote, lock, OTF2_LockType(type));
-  });
+  append(state, t, log_header(LogKind::RmaAcquireLock, win, std::uint8_t(type)), remote, lock);
 }
 
 void ThreadRecorder::rma_try_lock(Ticks t, WindowRef win, std::uint32_t remote, std::uint64_t lock,
                                   RmaLockType type) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaTryLock(w, nullptr, at, win, remote, lock, OTF2_LockType(type));
-  });
+  append(state, t, log_header(LogKind::RmaTryLock, win, std::uint8_t(type)), remote, lock);
 }
 
 void ThreadRecorder::rma_release_lock(Ticks t, WindowRef win, std::uint32_t remote,
                                       std::uint64_t lock) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaReleaseLock(w, nullptr, at, win, remote, lock);
-  });
+  append(state, t, log_header(LogKind::RmaReleaseLock, win), remote, lock);
 }
 
 void ThreadRecorder::rma_sync(Ticks t, WindowRef win, std::uint32_t remote,
                               RmaSyncType type) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaSync(w, nullptr, at, win, remote, OTF2_RmaSyncType(type));
-  });
+  append(state, t, log_header(LogKind::RmaSync, win, std::uint8_t(type)), remote);
 }
 
 void ThreadRecorder::rma_wait_change(Ticks t, WindowRef win) noexcept {
-  record(state, t, [&](OTF2_EvtWriter* w, Ticks at) {
-    return OTF2_EvtWriter_RmaWaitChange(w, nullptr, at, win);
-  });
+  append(state, t, log_header(LogKind::RmaWaitChange, win));
 }
 
 }  // namespace collwrap::tracer
