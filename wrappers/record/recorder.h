@@ -3,8 +3,8 @@
 // Two layers meet here, as in Score-P's event layer (SCOREP_Events.h). Above: a paradigm
 // adapter (wrappers/mpi/: the generated MPI wrappers and their semantics), which knows what a
 // call means (peers, bytes, communicators, requests). Below: this recording layer, which owns
-// the timer, the per-thread OTF2 event writers, the region tables, call-site interning and
-// resolution, clock synchronization and the archive's definitions. The adapter calls the
+// the timer, the per-thread event logs and their OTF2 event writers, the region tables,
+// call-site interning and resolution, clock synchronization and the archive's definitions. The adapter calls the
 // functions declared here and implements ProcessGroup (process_group.h), through which the
 // recording layer does all its own communication; the recording layer includes nothing of an
 // adapter.
@@ -94,7 +94,8 @@ enum class RmaAtomicType : std::uint8_t {
   FetchAndAccumulate = 7,
 };
 
-// One location (a thread of a process). Methods append one OTF2 record each. Ranks
+// One location (a thread of a process). Methods append one record each to the thread's event
+// log (event_log.h), which becomes the same OTF2 record when the log is written out. Ranks
 // (receiver/sender/root/remote) are ranks within the group or window's group, as OTF2 requires.
 class ThreadRecorder {
  public:
