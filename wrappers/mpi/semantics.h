@@ -50,7 +50,7 @@ Semantics& create_process_semantics() noexcept;
 // The process's state. Created on first use and never destroyed: MPI calls may still come from
 // atexit handlers and other threads while the process exits. Inline, because every wrapper with
 // semantics asks: after the first call, a guard check instead of a call.
-inline Semantics& semantics() noexcept {
+[[gnu::always_inline]] inline Semantics& semantics() noexcept {
   static Semantics& instance = create_process_semantics();
   return instance;
 }
