@@ -16,6 +16,7 @@
 #include "command_line.h"
 #include "compare_command.h"
 #include "compute_grains.h"
+#include "memory_reuse.h"
 #include "pattern_list.h"
 #include "progress.h"
 #include "report_writers.h"
@@ -114,6 +115,7 @@ int run(const collwrap::CommandLine& cl) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  collwrap::keep_freed_memory_for_reuse();
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   if (!args.empty() && args.front() == "compare")
     return collwrap::run_compare_command(std::span(args).subspan(1));

@@ -22,6 +22,7 @@
 
 #include "archive_path.h"
 #include "matching.h"
+#include "memory_reuse.h"
 #include "otf2_locking.h"
 #include "parallel_for.h"
 #include "root_causes.h"
@@ -179,6 +180,7 @@ std::size_t matching_bytes(const Matching& m) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  collwrap::keep_freed_memory_for_reuse();  // as the analyzer does
   std::string path;
   unsigned threads = 0;
   int repeat = 3;
