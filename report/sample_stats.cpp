@@ -2,18 +2,62 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
+#include <utility>
 #include <vector>
 
 namespace collwrap {
+namespace {
+
+constexpr std::uint64_t kSignBit = std::uint64_t{1} << 63;
+
+// A double's bit pattern turned into an unsigned key of the same order: negative values have
+// all bits flipped (larger magnitude, smaller value), the others only the sign bit.
+std::uint64_t order_key(double x) {
+  const auto bits = std::bit_cast<std::uint64_t>(x);
+  return (bits & kSignBit) ? ~bits : bits | kSignBit;
+}
+
+double from_order_key(std::uint64_t key) {
+  return std::bit_cast<double>((key & kSignBit) ? key & ~kSignBit : ~key);
+}
+
+}  // namespace
+
+void sort_ascending(std::vector<double>& values) {
+  // Below this a comparison sort is as fast and needs no key arrays.
+  constexpr std::size_t kRadixFrom = 1 << 14;
+  const std::size_t n = values.size();
+  if (n < kRadixFrom) {
+    std::sort(values.begin(), values.end());
+    return;
+  }
+  std::vector<std::uint64_t> keys(n), scratch(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = order_key(values[i]);
+  // Least significant 16 bits first; each pass is stable, so the last leaves them sorted.
+  constexpr int kDigitBits = 16;
+  std::vector<std::size_t> start(std::size_t{1} << kDigitBits);
+  for (int shift = 0; shift < 64; shift += kDigitBits) {
+    std::fill(start.begin(), start.end(), 0);
+    for (const std::uint64_t k : keys) ++start[(k >> shift) & 0xFFFF];
+    if (start[(keys[0] >> shift) & 0xFFFF] == n) continue;  // one digit for all: in order
+    std::size_t sum = 0;
+    for (std::size_t& s : start) sum += std::exchange(s, sum);
+    for (const std::uint64_t k : keys) scratch[start[(k >> shift) & 0xFFFF]++] = k;
+    keys.swap(scratch);
+  }
+  for (std::size_t i = 0; i < n; ++i) values[i] = from_order_key(keys[i]);
+}
 
 SampleSummary summarize(std::span<const double> values) {
   SampleSummary s;
   s.n = values.size();
   if (s.n == 0) return s;
   std::vector<double> sorted(values.begin(), values.end());
-  std::sort(sorted.begin(), sorted.end());
+  sort_ascending(sorted);
   s.min = sorted.front();
   s.max = sorted.back();
   const std::size_t mid = s.n / 2;

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <span>
+#include <vector>
 
 namespace collwrap {
 
@@ -21,6 +22,11 @@ struct SampleSummary {
 
 // All zero for an empty sample.
 SampleSummary summarize(std::span<const double> values);
+
+// Sorts ascending, in the order std::sort gives, in time linear in the size: a radix sort
+// on the values' bit patterns. The analyzer summarizes samples of millions of transfer and
+// compute times, where a comparison sort was a twentieth of the analysis. No NaNs.
+void sort_ascending(std::vector<double>& values);
 
 // The two-sided quantile of Student's t distribution: P(|T| ≤ t) = confidence, for
 // `degrees_of_freedom` ≥ 1 and 0 < confidence < 1. Exact (to 1e-12) up to 300 degrees of

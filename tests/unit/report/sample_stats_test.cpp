@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <random>
 #include <vector>
 
 namespace collwrap {
@@ -20,6 +23,40 @@ TEST(SampleStats, SummaryOfAKnownSample) {
   EXPECT_NEAR(s.stddev, std::sqrt(32.0 / 7), 1e-12);
   EXPECT_NEAR(s.standard_error, std::sqrt(32.0 / 7) / std::sqrt(8.0), 1e-12);
   EXPECT_NEAR(s.relative_standard_error, s.standard_error / 5, 1e-12);
+}
+
+// Large enough for the radix sort: negative, positive, zero, denormal, infinite and repeated
+// values all end in std::sort's order.
+TEST(SampleStats, SortAscendingMatchesAComparisonSort) {
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> magnitude(-30, 30);
+  std::vector<double> v;
+  for (int i = 0; i < 100000; ++i) {
+    const double x = std::pow(10.0, magnitude(random));
+    v.push_back(random() % 3 == 0 ? -x : x);
+  }
+  for (const double special : {0.0, 4.9e-324, -4.9e-324, 1e308, -1e308,
+                               std::numeric_limits<double>::infinity(),
+                               -std::numeric_limits<double>::infinity(), 1.5e-6, 1.5e-6})
+    v.push_back(special);
+  std::vector<double> expected = v;
+  std::sort(expected.begin(), expected.end());
+  sort_ascending(v);
+  EXPECT_EQ(v, expected);
+}
+
+// Transfer times in whole nanoseconds share their upper bits: the passes over digits that all
+// values share are skipped, and the order still comes out right.
+TEST(SampleStats, SortAscendingOfCloseValues) {
+  std::vector<double> v;
+  for (int i = 0; i < 50000; ++i) v.push_back(1e-6 + (i * 7919 % 50000) * 1e-9);
+  std::vector<double> expected = v;
+  std::sort(expected.begin(), expected.end());
+  sort_ascending(v);
+  EXPECT_EQ(v, expected);
+  const SampleSummary s = summarize(v);
+  EXPECT_DOUBLE_EQ(s.min, 1e-6);
+  EXPECT_DOUBLE_EQ(s.max, 1e-6 + 49999e-9);
 }
 
 TEST(SampleStats, EmptyAndSingleSamples) {
