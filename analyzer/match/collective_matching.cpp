@@ -6,7 +6,6 @@
 #include "collective_dependency.h"
 #include "flat_map.h"
 #include "group_by_key.h"
-#include "huge_pages.h"
 #include "op_count.h"
 
 namespace collwrap {
@@ -77,7 +76,7 @@ class Streams {
 std::vector<Participation> collect_participations(const Trace& trace, const Matching& m,
                                                   Streams& streams, std::uint64_t& invalid) {
   std::vector<Participation> out;
-  reserve_huge(out, count_ops(trace, {OpKind::CollectiveEnd, OpKind::NbcRequest}));
+  out.reserve(count_ops(trace, {OpKind::CollectiveEnd, OpKind::NbcRequest}));
   for (std::uint32_t li = 0; li < trace.locations.size(); ++li) {
     const Location& l = trace.locations[li];
     const std::vector<std::uint32_t>& partner = m.request_partner[li];
@@ -159,8 +158,8 @@ void match_collectives(const Trace& trace, Matching& m, MatchCounts& counts) {
                                       : all[a].position < all[b].position;
   });
 
-  reserve_huge(m.members, parts.size());
-  reserve_huge(m.starts, parts.size());
+  m.members.reserve(parts.size());
+  m.starts.reserve(parts.size());
   std::vector<const Participation*> members;
   for (std::size_t first = 0; first < order.size();) {
     const std::uint32_t comm = all[order[first]].comm;

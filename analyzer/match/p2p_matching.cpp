@@ -4,7 +4,6 @@
 
 #include "flat_map.h"
 #include "group_by_key.h"
-#include "huge_pages.h"
 #include "op_count.h"
 
 namespace collwrap {
@@ -61,7 +60,7 @@ bool valid_p2p(const Location& l, std::uint32_t op, std::size_t comms) {
 std::vector<Endpoint> collect_sends(const Trace& trace, const Matching& m, KeyNumbers& keys,
                                     std::uint64_t& invalid) {
   std::vector<Endpoint> sends;
-  reserve_huge(sends, count_ops(trace, {OpKind::Send, OpKind::Isend}));
+  sends.reserve(count_ops(trace, {OpKind::Send, OpKind::Isend}));
   for (std::uint32_t li = 0; li < trace.locations.size(); ++li) {
     const Location& l = trace.locations[li];
     for (std::uint32_t op = 0; op < l.ops(); ++op) {
@@ -85,7 +84,7 @@ std::vector<Endpoint> collect_sends(const Trace& trace, const Matching& m, KeyNu
 std::vector<Endpoint> collect_receives(const Trace& trace, const Matching& m, KeyNumbers& keys,
                                        std::uint64_t& invalid) {
   std::vector<Endpoint> receives;
-  reserve_huge(receives, count_ops(trace, {OpKind::Recv, OpKind::Irecv}));
+  receives.reserve(count_ops(trace, {OpKind::Recv, OpKind::Irecv}));
   for (std::uint32_t li = 0; li < trace.locations.size(); ++li) {
     const Location& l = trace.locations[li];
     const std::vector<std::uint32_t>& partner = m.request_partner[li];
@@ -141,10 +140,10 @@ void match_messages(const Trace& trace, Matching& m, MatchCounts& counts) {
 
   m.message_of_op.resize(trace.locations.size());
   for (std::size_t li = 0; li < trace.locations.size(); ++li) {
-    reserve_huge(m.message_of_op[li], trace.locations[li].ops());
+    m.message_of_op[li].reserve(trace.locations[li].ops());
     m.message_of_op[li].assign(trace.locations[li].ops(), kNone);
   }
-  reserve_huge(m.messages, std::min(sends.size(), receives.size()));
+  m.messages.reserve(std::min(sends.size(), receives.size()));
 
   for (std::size_t k = 0; k < keys.size(); ++k) {
     const std::uint32_t n = std::min(send_groups.size(k), recv_groups.size(k));

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <limits>
 
-#include "huge_pages.h"
+#include "unused_capacity.h"
 #include "otf2_error_log.h"
 
 namespace collwrap {
@@ -24,24 +24,24 @@ std::size_t grown(std::size_t size) {
 }
 
 void reserve_calls(Location& l, std::size_t n) {
-  reserve_huge(l.call_enter, n);
-  reserve_huge(l.call_leave, n);
-  reserve_huge(l.call_region, n);
-  reserve_huge(l.call_callsite, n);
-  reserve_huge(l.call_first_op, n + 1);
+  l.call_enter.reserve(n);
+  l.call_leave.reserve(n);
+  l.call_region.reserve(n);
+  l.call_callsite.reserve(n);
+  l.call_first_op.reserve(n + 1);
 }
 
 void reserve_ops(Location& l, std::size_t n) {
-  reserve_huge(l.op_kind, n);
-  reserve_huge(l.op_coll, n);
-  reserve_huge(l.op_time, n);
-  reserve_huge(l.op_call, n);
-  reserve_huge(l.op_peer, n);
-  reserve_huge(l.op_comm, n);
-  reserve_huge(l.op_tag, n);
-  reserve_huge(l.op_bytes, n);
-  reserve_huge(l.op_bytes_received, n);
-  reserve_huge(l.op_request, n);
+  l.op_kind.reserve(n);
+  l.op_coll.reserve(n);
+  l.op_time.reserve(n);
+  l.op_call.reserve(n);
+  l.op_peer.reserve(n);
+  l.op_comm.reserve(n);
+  l.op_tag.reserve(n);
+  l.op_bytes.reserve(n);
+  l.op_bytes_received.reserve(n);
+  l.op_request.reserve(n);
 }
 
 // After reading: the unused reserve goes back (see release_unused_capacity).
