@@ -23,9 +23,11 @@ class Replayer {
            ReplayTimes& out)
       : trace_(trace), graph_(graph), options_(options), out_(out) {
     const std::size_t n = graph.calls();
+    // Only the Enters are read before this replay writes them (kUnset: not entered yet); every
+    // call's Leave and waited_for are written when it is processed, and every call is.
     out.enter.assign(n, kUnset);
-    out.leave.assign(n, kUnset);
-    out.waited_for.assign(n, kNone);
+    out.leave.resize(n);
+    out.waited_for.resize(n);
     out.end = trace.begin;
     out.broken_gates = 0;
     const std::size_t instances = graph.member_first.empty() ? 0 : graph.member_first.size() - 1;
@@ -59,7 +61,10 @@ class Replayer {
       active.resize(kept);
       force = !progress;
     }
-    for (const TimeNs t : out_.leave) out_.end = std::max(out_.end, t);
+    // A location's Leaves never decrease: its last call ends it.
+    for (std::uint32_t loc = 0; loc < locations; ++loc)
+      if (graph_.loc_first_call[loc + 1] > graph_.loc_first_call[loc])
+        out_.end = std::max(out_.end, out_.leave[graph_.loc_first_call[loc + 1] - 1]);
   }
 
  private:
@@ -110,6 +115,7 @@ class Replayer {
       own = std::max<TimeNs>(0, recorded_leave(trace_, graph_, g) - from);
     }
     TimeNs start = out_.enter[g];
+    out_.waited_for[g] = kNone;
     if (latest_call != kNone && latest > start && latest_call != g) {
       start = latest;
       out_.waited_for[g] = latest_call;
