@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 namespace collwrap {
@@ -44,12 +46,16 @@ TEST(ParallelFor, WorkerCountIsCappedByTasksAndZeroMeansEveryCore) {
   EXPECT_EQ(worker_count(0, 1000), worker_count(0, 2000));
 }
 
+// The other tasks take 1 ms each, so that the other thread cannot run through all of them in
+// the microseconds that throwing the exception takes: were they empty, it sometimes could, and
+// the check that it stops would fail by chance.
 TEST(ParallelFor, RethrowsTheFirstException) {
   std::atomic<int> started{0};
   EXPECT_THROW(parallel_for(1000, 2,
                             [&](std::size_t i) {
                               ++started;
                               if (i == 3) throw std::runtime_error("task 3 failed");
+                              std::this_thread::sleep_for(std::chrono::milliseconds(1));
                             }),
                std::runtime_error);
   EXPECT_LT(started.load(), 1000);  // the others stop taking new tasks
