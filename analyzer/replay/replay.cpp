@@ -73,9 +73,12 @@ class Replayer {
     if (out_.enter[g] == kUnset) {
       const std::uint32_t i = graph_.local(g);
       const TimeNs previous = i == 0 ? trace_.begin : out_.leave[g - 1];
-      double segment = static_cast<double>(recorded_segment(trace_, graph_, g));
-      if (!options_.segment_scale.empty()) segment *= options_.segment_scale[g];
-      out_.enter[g] = previous + static_cast<TimeNs>(segment + 0.5);
+      TimeNs segment = recorded_segment(trace_, graph_, g);
+      // Rounded to the nearest ns; a factor of 1 leaves the length as it is.
+      if (!options_.segment_scale.empty() && options_.segment_scale[g] != 1.0f)
+        segment = static_cast<TimeNs>(
+            static_cast<double>(segment) * static_cast<double>(options_.segment_scale[g]) + 0.5);
+      out_.enter[g] = previous + segment;
     }
     TimeNs latest = kUnset, latest_recorded = kUnset;
     std::uint32_t latest_call = kNone;
