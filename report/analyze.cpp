@@ -18,13 +18,28 @@ AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
                              const AnalysisSettings& settings) {
   AnalysisResult result;
   Findings found;
-  // The rules and the root-cause analysis only read the trace: with two threads or more they
-  // run at once.
-  parallel_for(2, settings.threads, [&](std::size_t task) {
-    if (task == 0)
-      found = find_findings(trace, matching, settings.findings(), settings.threads);
-    else if (settings.causes.enabled)
-      result.causes = find_root_causes(trace, matching, settings.causes, settings.threads);
+  // Every part below only reads the trace, so with two threads or more they run at once: the
+  // longest first, so that the summaries fill the time a thread would otherwise wait for the
+  // root-cause analysis.
+  parallel_for(5, settings.threads, [&](std::size_t task) {
+    switch (task) {
+      case 0:
+        if (settings.causes.enabled)
+          result.causes = find_root_causes(trace, matching, settings.causes, settings.threads);
+        break;
+      case 1:
+        found = find_findings(trace, matching, settings.findings(), settings.threads);
+        break;
+      case 2:
+        result.grains = compute_grains(trace);
+        break;
+      case 3:
+        result.communication = communication_matrix(trace, matching);
+        break;
+      default:
+        result.operations = operation_stats(trace);
+        break;
+    }
   });
   result.tool_version = COLLWRAP_VERSION;
   result.trace = describe_trace(trace);
@@ -32,9 +47,6 @@ AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
   result.findings = std::move(found.findings);
   result.summary = summarize_run(trace, matching, settings, result.findings);
   result.summary.instances_below_min_wait = found.instances_below_min_wait;
-  result.communication = communication_matrix(trace, matching);
-  result.operations = operation_stats(trace);
-  result.grains = compute_grains(trace);
   return result;
 }
 

@@ -41,8 +41,13 @@ struct ReplayTimes {
 ReplayTimes replay_trace(const Trace& trace, const ReplayGraph& graph,
                          const ReplayOptions& options = {});
 
-// Same as replay_trace, reusing the buffers of `times` (what-if questions replay many times).
+// Same as replay_trace, reusing the buffers of `times`.
 void replay_into(const Trace& trace, const ReplayGraph& graph, const ReplayOptions& options,
                  ReplayTimes& times);
+
+// The end (latest Leave) of the same replay, for what-if questions, which replay many times
+// and ask for nothing else: only the Enters are kept, in `enter` (reused between calls).
+TimeNs replay_end(const Trace& trace, const ReplayGraph& graph, const ReplayOptions& options,
+                  std::vector<TimeNs>& enter);
 
 }  // namespace collwrap

@@ -1,5 +1,8 @@
 #include "replay_graph.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace collwrap {
 namespace {
 
@@ -81,6 +84,26 @@ void for_each_gate(const Trace& trace, const Matching& matching, const ReplayGra
       add(graph.member_calls[m], kCollectiveGate | i);
 }
 
+void set_own_costs(const Trace& trace, ReplayGraph& graph) {
+  const std::size_t instances = graph.member_first.empty() ? 0 : graph.member_first.size() - 1;
+  std::vector<TimeNs> latest_member(instances, std::numeric_limits<TimeNs>::min());
+  for (std::size_t i = 0; i < instances; ++i)
+    for (std::uint32_t m = graph.member_first[i]; m < graph.member_first[i + 1]; ++m)
+      if (const std::uint32_t call = graph.member_calls[m]; call != kNone)
+        latest_member[i] = std::max(latest_member[i], recorded_enter(trace, graph, call));
+  graph.own_cost.resize(graph.calls());
+  for (std::uint32_t loc = 0; loc < trace.locations.size(); ++loc) {
+    const Location& l = trace.locations[loc];
+    for (std::uint32_t i = 0, g = graph.loc_first_call[loc]; i < l.calls(); ++i, ++g) {
+      TimeNs from = l.call_enter[i];
+      for (const std::uint32_t gate : graph.gates_of(g))
+        from = std::max(from, gate & kCollectiveGate ? latest_member[gate & ~kCollectiveGate]
+                                                     : recorded_enter(trace, graph, gate));
+      graph.own_cost[g] = std::max<TimeNs>(0, l.call_leave[i] - from);
+    }
+  }
+}
+
 }  // namespace
 
 ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching) {
@@ -133,6 +156,7 @@ ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching) {
   std::vector<std::uint32_t> fill(graph.gate_first.begin(), graph.gate_first.end() - 1);
   for_each_gate(trace, matching, graph,
                 [&](std::uint32_t call, std::uint32_t gate) { graph.gates[fill[call]++] = gate; });
+  set_own_costs(trace, graph);
   return graph;
 }
 

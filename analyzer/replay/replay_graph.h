@@ -35,6 +35,11 @@ struct ReplayGraph {
   // posting call): member_calls[member_first[i] .. member_first[i + 1]).
   std::vector<std::uint32_t> member_first;
   std::vector<std::uint32_t> member_calls;
+  // By global call: what the call took as recorded beyond its latest dependency (the transfer
+  // and the library's own work), at least 0. Every replay on the recorded network adds it
+  // after the call's gates open; computed once here, so that a replay reads no recorded times
+  // of the calls it depends on.
+  std::vector<TimeNs> own_cost;
 
   std::size_t calls() const { return call_loc.size(); }
   std::uint32_t global(std::uint32_t loc, std::uint32_t call) const {

@@ -31,7 +31,7 @@ struct Candidate {
 struct ScaledReplay {
   std::vector<float> scale;  // by global call id: factor on the segment before it, 1 if unchanged
   std::vector<std::uint32_t> changed;  // the calls whose factor is not 1
-  ReplayTimes times;
+  std::vector<TimeNs> enter;           // the replay's Enters
 };
 
 TimeNs segment_length(const Trace& trace, const ReplayGraph& graph, const ReplayTimes& times,
@@ -48,26 +48,37 @@ class CauseFinder {
         options_(options),
         threads_(threads),
         graph_(build_replay_graph(trace, matching)),
-        types_(segment_types(trace, graph_)),
-        recorded_(replay_trace(trace, graph_)) {}
+        types_(segment_types(trace, graph_)) {}
 
   CauseAnalysis run() {
     CauseAnalysis result;
+    recorded_ = replay_trace(trace_, graph_);
     result.replay_runtime_s = seconds(recorded_.end - trace_.begin);
     result.broken_dependencies = recorded_.broken_gates;
 
-    const DelayCosts costs = delay_costs(trace_, graph_, types_, recorded_);
+    // The delay costs take longest; with two threads or more the other steps run beside them,
+    // so that only the chain replay as recorded → delay costs → what-if replays is serial. One
+    // thread runs the tasks in order, the delay costs' working tables freed before the ideal
+    // replay is made.
+    DelayCosts costs;
+    parallel_for(2, threads_, [&](std::size_t task) {
+      if (task == 0) {
+        costs = delay_costs(trace_, graph_, types_, recorded_);
+        return;
+      }
+      result.pop = pop_efficiencies(trace_, graph_, recorded_,
+                                    replay_trace(trace_, graph_, {NetworkModel::Ideal, {}}));
+      const CriticalPath path = critical_path(trace_, graph_, recorded_);
+      result.critical_path =
+          summarize_critical_path(trace_, graph_, types_, recorded_, path, options_.top_segments);
+      result.critical_path_pieces = critical_path_pieces(graph_, recorded_, path);
+      type_totals();
+    });
     result.delay.waits = costs.waits;
     result.delay.total_wait_s = seconds(static_cast<TimeNs>(costs.total_wait));
     result.delay.residual_s = costs.residual * 1e-9;
     result.delay.attributed_s = (costs.total_wait - costs.residual) * 1e-9;
 
-    const CriticalPath path = critical_path(trace_, graph_, recorded_);
-    result.critical_path =
-        summarize_critical_path(trace_, graph_, types_, recorded_, path, options_.top_segments);
-    result.critical_path_pieces = critical_path_pieces(graph_, recorded_, path);
-
-    type_totals();
     const std::vector<Candidate> per_location = collect(costs);
     std::vector<Candidate> chosen = most_costly(per_location);
     const std::size_t single_location = chosen.size();
@@ -76,9 +87,6 @@ class CauseFinder {
     // The replays are independent: each thread runs them with its own buffers.
     replays_.resize(worker_count(threads_, std::max(chosen.size(), options_.what_ifs.size())));
     for (ScaledReplay& r : replays_) r.scale.assign(graph_.calls(), 1.0f);
-    ReplayTimes& ideal = replays_.front().times;
-    replay_into(trace_, graph_, {NetworkModel::Ideal, {}}, ideal);
-    result.pop = pop_efficiencies(trace_, graph_, recorded_, ideal);
 
     result.root_causes.resize(chosen.size());
     parallel_for(chosen.size(), threads_, [&](std::size_t i, unsigned worker) {
@@ -350,9 +358,10 @@ class CauseFinder {
         replay.scale[g] = factor;
         replay.changed.push_back(g);
       }
-    replay_into(trace_, graph_, {NetworkModel::AsRecorded, replay.scale}, replay.times);
+    const TimeNs end =
+        replay_end(trace_, graph_, {NetworkModel::AsRecorded, replay.scale}, replay.enter);
     for (const std::uint32_t g : replay.changed) replay.scale[g] = 1.0f;
-    return replay.times.end;
+    return end;
   }
 
   const Trace& trace_;
@@ -360,8 +369,8 @@ class CauseFinder {
   const unsigned threads_;
   const ReplayGraph graph_;
   const SegmentTypes types_;
-  const ReplayTimes recorded_;
-  std::vector<ScaledReplay> replays_;       // one per thread: the ideal-network and what-if replays
+  ReplayTimes recorded_;  // the replay as recorded, set first by run()
+  std::vector<ScaledReplay> replays_;       // one per thread: the what-if replays
   std::vector<std::uint32_t> end_of_type_;  // segment type → its group by ending call site
   std::vector<TimeNs> type_time_;           // by group
   std::vector<std::uint32_t> type_locations_;  // by group

@@ -90,5 +90,31 @@ TEST(Replay, SynchronousSendWaitsForTheReceive) {
   EXPECT_EQ(t.wait(run.graph.global(0, 0)), 490);
 }
 
+TEST(Replay, OwnCostIsWhatACallTookBeyondItsLatestDependency) {
+  TraceBuilder b(2);
+  b.send(b.call(0, "MPI_Send", 100, 110, "o.c", 1), 1, 0, 8);
+  b.recv(b.call(1, "MPI_Recv", 50, 130, "o.c", 2), 0, 0, 8);   // waits 50 for the send
+  b.send(b.call(0, "MPI_Send", 300, 305, "o.c", 3), 1, 1, 8);
+  b.recv(b.call(1, "MPI_Recv", 200, 290, "o.c", 4), 0, 1, 8);  // left before the send began
+  const TracedRun run(b.finish());
+  EXPECT_EQ(run.graph.own_cost[run.graph.global(0, 0)], 10);  // no gate: the whole call
+  EXPECT_EQ(run.graph.own_cost[run.graph.global(1, 0)], 30);  // 130 - max(50, 100)
+  EXPECT_EQ(run.graph.own_cost[run.graph.global(1, 1)], 0);   // never negative
+}
+
+TEST(Replay, ReplayEndIsTheEndOfTheFullReplay) {
+  const TracedRun chain(delay_chain());
+  std::vector<float> scale(chain.graph.calls(), 1.0f);
+  scale[chain.graph.global(0, 1)] = 0.25f;
+  std::vector<TimeNs> enter;  // reused, as the what-if questions do
+  EXPECT_EQ(replay_end(chain.trace, chain.graph, {NetworkModel::AsRecorded, scale}, enter), 140);
+  EXPECT_EQ(replay_end(chain.trace, chain.graph, {}, enter), 440);
+  EXPECT_EQ(replay_end(chain.trace, chain.graph, {NetworkModel::Ideal, {}}, enter), 400);
+  const TracedRun imbalance(imbalance_before_allreduce({100, 100, 100, 200}));
+  EXPECT_EQ(replay_end(imbalance.trace, imbalance.graph, {}, enter),
+            replay_trace(imbalance.trace, imbalance.graph).end);
+  EXPECT_EQ(enter, replay_trace(imbalance.trace, imbalance.graph).enter);
+}
+
 }  // namespace
 }  // namespace collwrap::testing
