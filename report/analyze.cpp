@@ -20,15 +20,18 @@ AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
   Findings found;
   // Every part below only reads the trace, so with two threads or more they run at once: the
   // longest first, so that the summaries fill the time a thread would otherwise wait for the
-  // root-cause analysis.
-  parallel_for(5, settings.threads, [&](std::size_t task) {
+  // root-cause analysis. That analysis is mostly one chain of steps, so it keeps a thread to
+  // itself: the rules use the others, and more threads than cores would only slow the chain.
+  const unsigned threads = worker_count(settings.threads, 5);
+  const unsigned rule_threads = settings.causes.enabled && threads > 1 ? threads - 1 : threads;
+  parallel_for(5, threads, [&](std::size_t task) {
     switch (task) {
       case 0:
         if (settings.causes.enabled)
           result.causes = find_root_causes(trace, matching, settings.causes, settings.threads);
         break;
       case 1:
-        found = find_findings(trace, matching, settings.findings(), settings.threads);
+        found = find_findings(trace, matching, settings.findings(), rule_threads);
         break;
       case 2:
         result.grains = compute_grains(trace);
