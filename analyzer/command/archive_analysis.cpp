@@ -17,12 +17,12 @@ ArchiveAnalysis analyze_archive(const std::string& path, const AnalysisSettings&
   });
   phase("matching");
   a.matching = match_trace(a.trace, settings.threads);
-  if (clock_repair) phase("clock repair");
-  // The repair keeps every location's event order, so the pairs stay; matching again
-  // recounts the violations the patterns will see.
-  if (clock_repair && repair_clocks(a.trace, a.matching).passes > 0) {
-    a.matching = {};  // freed first: the old and the new matching are never held together
-    a.matching = match_trace(a.trace, settings.threads);
+  if (clock_repair) {
+    phase("clock repair");
+    // The repair keeps every location's event order, so the pairs stay; only the count of
+    // violations changes, and the repair counts what is left the way the matcher does.
+    const ClockRepairReport repair = repair_clocks(a.trace, a.matching, {}, settings.threads);
+    if (repair.passes > 0) a.matching.counts.clock_violations = repair.violations_after;
   }
   a.trace.release_request_ids();
   phase("patterns");

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "collective_dependency.h"
+#include "parallel_for.h"
 
 namespace collwrap {
 namespace {
@@ -72,14 +73,15 @@ void for_each_event_time(L& l, Visit&& visit) {
 // them is kept (8 bytes per event less at the analyzer's peak).
 class ClockCondition {
  public:
-  ClockCondition(const Trace& trace, const Matching& m, const ClockRepairOptions& o) {
+  ClockCondition(const Trace& trace, const Matching& m, const ClockRepairOptions& o,
+                 unsigned threads) {
     current_.resize(trace.locations.size());
-    for (std::size_t li = 0; li < trace.locations.size(); ++li) {
+    parallel_for(trace.locations.size(), threads, [&](std::size_t li) {
       const Location& l = trace.locations[li];
       std::vector<TimeNs>& times = current_[li];
       times.reserve(2 * l.calls() + l.ops());
       for_each_event_time(l, [&](TimeNs t) { times.push_back(t); });
-    }
+    });
     const auto latency = [&](std::uint32_t a, std::uint32_t b) {
       return trace.locations[a].node == trace.locations[b].node ? o.latency_same_node
                                                                 : o.latency_between_nodes;
@@ -103,11 +105,11 @@ class ClockCondition {
   const std::vector<TimeNs>& times(std::size_t loc) const { return current_[loc]; }
 
   // Moves the trace's times to the repaired ones.
-  void write_back(Trace& trace) const {
-    for (std::size_t li = 0; li < current_.size(); ++li) {
+  void write_back(Trace& trace, unsigned threads) const {
+    parallel_for(current_.size(), threads, [&](std::size_t li) {
       const TimeNs* t = current_[li].data();
       for_each_event_time(trace.locations[li], [&](TimeNs& event) { event = *t++; });
-    }
+    });
   }
 
   // The earliest time each receive and collective exit may have (kEarliest for other
@@ -290,7 +292,7 @@ void backward(ClockCondition& cc, std::size_t loc, const std::vector<TimeNs>& be
 }  // namespace
 
 ClockRepairReport repair_clocks(Trace& trace, const Matching& matching,
-                                const ClockRepairOptions& options) {
+                                const ClockRepairOptions& options, unsigned threads) {
   // The matcher has counted the violations with the same definition; without any, the
   // per-event tables (24 bytes per event) are not worth building.
   if (matching.counts.clock_violations == 0) {
@@ -298,7 +300,7 @@ ClockRepairReport repair_clocks(Trace& trace, const Matching& matching,
     trace.clock.max_repair_shift_s = 0;
     return {};
   }
-  ClockCondition cc(trace, matching, options);
+  ClockCondition cc(trace, matching, options, threads);
   // The lower bounds serve the forward pass, the upper ones the backward pass after it:
   // one grid holds either.
   Grid bounds, before(cc.locations());
@@ -307,13 +309,15 @@ ClockRepairReport repair_clocks(Trace& trace, const Matching& matching,
   report.violations_before = report.violations_after = cc.lower_bounds(bounds);
   while (report.violations_after > 0 && report.passes < options.max_passes) {
     const double gamma = gamma_of_pass(report.passes++);
-    for (std::size_t li = 0; li < cc.locations(); ++li) {
+    // Each location's pass reads and writes only that location's times.
+    parallel_for(cc.locations(), threads, [&](std::size_t li) {
       before[li] = cc.times(li);
       forward(cc, li, before[li], trace.locations[li], bounds[li], gamma, options);
-    }
+    });
     cc.upper_bounds(bounds);
-    for (std::size_t li = 0; li < cc.locations(); ++li)
+    parallel_for(cc.locations(), threads, [&](std::size_t li) {
       backward(cc, li, before[li], bounds[li], options);
+    });
     report.violations_after = cc.lower_bounds(bounds);
   }
   bounds = {};
@@ -327,7 +331,7 @@ ClockRepairReport repair_clocks(Trace& trace, const Matching& matching,
       trace.end = std::max(trace.end, t);
     });
   }
-  cc.write_back(trace);
+  cc.write_back(trace, threads);
   trace.clock.violations_before_repair = report.violations_before;
   trace.clock.violations_after_repair = report.violations_after;
   trace.clock.max_repair_shift_s = static_cast<double>(report.max_shift) * 1e-9;

@@ -50,7 +50,9 @@ struct ClockRepairReport {
 // order, so `matching` stays valid; its clock_violations count is the "before" figure only
 // for the original times). Fills trace.clock's violation and shift figures. Does nothing
 // when there are no violations.
+// The passes work location by location on `threads` threads (0: one per core); the result
+// does not depend on their number.
 ClockRepairReport repair_clocks(Trace& trace, const Matching& matching,
-                                const ClockRepairOptions& options = {});
+                                const ClockRepairOptions& options = {}, unsigned threads = 1);
 
 }  // namespace collwrap
