@@ -315,9 +315,8 @@ ClockRepairReport repair_clocks(Trace& trace, const Matching& matching,
       forward(cc, li, before[li], trace.locations[li], bounds[li], gamma, options);
     });
     cc.upper_bounds(bounds);
-    parallel_for(cc.locations(), threads, [&](std::size_t li) {
-      backward(cc, li, before[li], bounds[li], options);
-    });
+    parallel_for(cc.locations(), threads,
+                 [&](std::size_t li) { backward(cc, li, before[li], bounds[li], options); });
     report.violations_after = cc.lower_bounds(bounds);
   }
   bounds = {};

@@ -74,7 +74,7 @@ class Replayer {
   // Processes call g of location loc; false when one of its gates is still closed.
   bool advance(std::uint32_t g, std::uint32_t loc, bool force) {
     if (enter_[g] == kUnset) {
-      TimeNs segment = recorded_segment(trace_, graph_, g);
+      TimeNs segment = segment_before(trace_, graph_, g);
       // Rounded to the nearest ns; a factor of 1 leaves the length as it is.
       if (!options_.segment_scale.empty() && options_.segment_scale[g] != 1.0f)
         segment = static_cast<TimeNs>(
@@ -110,7 +110,7 @@ class Replayer {
       }
       if (t > latest) latest = t, latest_call = call;
     }
-    const TimeNs own = options_.network == NetworkModel::AsRecorded ? graph_.own_cost[g] : 0;
+    const TimeNs own = options_.network == NetworkModel::AsRecorded ? graph_.own_cost(g) : 0;
     TimeNs start = enter_[g];
     std::uint32_t waited_for = kNone;
     if (latest_call != kNone && latest > start && latest_call != g) {

@@ -84,14 +84,18 @@ void for_each_gate(const Trace& trace, const Matching& matching, const ReplayGra
       add(graph.member_calls[m], kCollectiveGate | i);
 }
 
-void set_own_costs(const Trace& trace, ReplayGraph& graph) {
+std::uint32_t short_cost(TimeNs cost) {
+  return cost < ReplayGraph::kLongCost ? static_cast<std::uint32_t>(cost) : ReplayGraph::kLongCost;
+}
+
+void set_call_costs(const Trace& trace, ReplayGraph& graph) {
   const std::size_t instances = graph.member_first.empty() ? 0 : graph.member_first.size() - 1;
   std::vector<TimeNs> latest_member(instances, std::numeric_limits<TimeNs>::min());
   for (std::size_t i = 0; i < instances; ++i)
     for (std::uint32_t m = graph.member_first[i]; m < graph.member_first[i + 1]; ++m)
       if (const std::uint32_t call = graph.member_calls[m]; call != kNone)
         latest_member[i] = std::max(latest_member[i], recorded_enter(trace, graph, call));
-  graph.own_cost.resize(graph.calls());
+  graph.call_costs.resize(graph.calls());
   for (std::uint32_t loc = 0; loc < trace.locations.size(); ++loc) {
     const Location& l = trace.locations[loc];
     for (std::uint32_t i = 0, g = graph.loc_first_call[loc]; i < l.calls(); ++i, ++g) {
@@ -99,7 +103,10 @@ void set_own_costs(const Trace& trace, ReplayGraph& graph) {
       for (const std::uint32_t gate : graph.gates_of(g))
         from = std::max(from, gate & kCollectiveGate ? latest_member[gate & ~kCollectiveGate]
                                                      : recorded_enter(trace, graph, gate));
-      graph.own_cost[g] = std::max<TimeNs>(0, l.call_leave[i] - from);
+      const TimeNs own = std::max<TimeNs>(0, l.call_leave[i] - from);
+      graph.call_costs[g] = {short_cost(recorded_segment(trace, graph, g)), short_cost(own)};
+      if (graph.call_costs[g].own == ReplayGraph::kLongCost)
+        graph.long_own_costs.emplace_back(g, own);
     }
   }
 }
@@ -156,8 +163,15 @@ ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching) {
   std::vector<std::uint32_t> fill(graph.gate_first.begin(), graph.gate_first.end() - 1);
   for_each_gate(trace, matching, graph,
                 [&](std::uint32_t call, std::uint32_t gate) { graph.gates[fill[call]++] = gate; });
-  set_own_costs(trace, graph);
+  set_call_costs(trace, graph);
   return graph;
+}
+
+TimeNs ReplayGraph::long_own_cost(std::uint32_t g) const {
+  const auto it =
+      std::lower_bound(long_own_costs.begin(), long_own_costs.end(), g,
+                       [](const auto& entry, std::uint32_t call) { return entry.first < call; });
+  return it != long_own_costs.end() && it->first == g ? it->second : 0;
 }
 
 }  // namespace collwrap

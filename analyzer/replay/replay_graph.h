@@ -35,11 +35,19 @@ struct ReplayGraph {
   // posting call): member_calls[member_first[i] .. member_first[i + 1]).
   std::vector<std::uint32_t> member_first;
   std::vector<std::uint32_t> member_calls;
-  // By global call: what the call took as recorded beyond its latest dependency (the transfer
-  // and the library's own work), at least 0. Every replay on the recorded network adds it
-  // after the call's gates open; computed once here, so that a replay reads no recorded times
-  // of the calls it depends on.
-  std::vector<TimeNs> own_cost;
+  // By global call, what every replay reads of the recorded run, computed once: the length of
+  // the compute segment before the call, and its own cost, what it took beyond its latest
+  // dependency (the transfer and the library's own work; at least 0). Side by side in 32 bits
+  // each, so that a replay reads one array in call order rather than the recorded times of the
+  // call, its predecessor and its gates; a length of 2^32 - 1 ns (4.3 s) or more is kept
+  // apart (kLongCost, see segment() and own_cost()).
+  struct CallCosts {
+    std::uint32_t segment = 0;
+    std::uint32_t own = 0;
+  };
+  static constexpr std::uint32_t kLongCost = 0xFFFFFFFFu;
+  std::vector<CallCosts> call_costs;
+  std::vector<std::pair<std::uint32_t, TimeNs>> long_own_costs;  // (call, own cost), by call
 
   std::size_t calls() const { return call_loc.size(); }
   std::uint32_t global(std::uint32_t loc, std::uint32_t call) const {
@@ -49,6 +57,12 @@ struct ReplayGraph {
   std::span<const std::uint32_t> gates_of(std::uint32_t g) const {
     return {gates.data() + gate_first[g], gates.data() + gate_first[g + 1]};
   }
+  // Own cost of call g as recorded (see call_costs).
+  TimeNs own_cost(std::uint32_t g) const {
+    const std::uint32_t own = call_costs[g].own;
+    return own != kLongCost ? own : long_own_cost(g);
+  }
+  TimeNs long_own_cost(std::uint32_t g) const;
 };
 
 ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching);
@@ -69,6 +83,11 @@ inline TimeNs recorded_segment(const Trace& t, const ReplayGraph& g, std::uint32
   const Location& l = t.locations[loc];
   const TimeNs start = i == 0 ? t.begin : l.call_leave[i - 1];
   return l.call_enter[i] > start ? l.call_enter[i] - start : 0;
+}
+// The same from call_costs, read from the trace only for a segment of 4.3 s or more.
+inline TimeNs segment_before(const Trace& t, const ReplayGraph& g, std::uint32_t call) {
+  const std::uint32_t segment = g.call_costs[call].segment;
+  return segment != ReplayGraph::kLongCost ? segment : recorded_segment(t, g, call);
 }
 
 }  // namespace collwrap

@@ -93,13 +93,26 @@ TEST(Replay, SynchronousSendWaitsForTheReceive) {
 TEST(Replay, OwnCostIsWhatACallTookBeyondItsLatestDependency) {
   TraceBuilder b(2);
   b.send(b.call(0, "MPI_Send", 100, 110, "o.c", 1), 1, 0, 8);
-  b.recv(b.call(1, "MPI_Recv", 50, 130, "o.c", 2), 0, 0, 8);   // waits 50 for the send
+  b.recv(b.call(1, "MPI_Recv", 50, 130, "o.c", 2), 0, 0, 8);  // waits 50 for the send
   b.send(b.call(0, "MPI_Send", 300, 305, "o.c", 3), 1, 1, 8);
   b.recv(b.call(1, "MPI_Recv", 200, 290, "o.c", 4), 0, 1, 8);  // left before the send began
   const TracedRun run(b.finish());
-  EXPECT_EQ(run.graph.own_cost[run.graph.global(0, 0)], 10);  // no gate: the whole call
-  EXPECT_EQ(run.graph.own_cost[run.graph.global(1, 0)], 30);  // 130 - max(50, 100)
-  EXPECT_EQ(run.graph.own_cost[run.graph.global(1, 1)], 0);   // never negative
+  EXPECT_EQ(run.graph.own_cost(run.graph.global(0, 0)), 10);  // no gate: the whole call
+  EXPECT_EQ(run.graph.own_cost(run.graph.global(1, 0)), 30);  // 130 - max(50, 100)
+  EXPECT_EQ(run.graph.own_cost(run.graph.global(1, 1)), 0);   // never negative
+}
+
+TEST(Replay, SegmentsAndOwnCostsOf4SecondsOrMoreKeepTheirLength) {
+  constexpr TimeNs kSecond = 1'000'000'000;
+  TraceBuilder b(2);
+  b.send(b.call(0, "MPI_Send", 5 * kSecond, 5 * kSecond + 10, "l.c", 1), 1, 0, 8);
+  b.recv(b.call(1, "MPI_Recv", 100, 11 * kSecond, "l.c", 2), 0, 0, 8);
+  const TracedRun run(b.finish());
+  const std::uint32_t send = run.graph.global(0, 0), recv = run.graph.global(1, 0);
+  EXPECT_EQ(segment_before(run.trace, run.graph, send), 5 * kSecond - run.trace.begin);
+  EXPECT_EQ(run.graph.own_cost(recv), 6 * kSecond);  // 11 s - the send's Enter at 5 s
+  EXPECT_EQ(run.graph.own_cost(send), 10);
+  EXPECT_EQ(replay_trace(run.trace, run.graph).end, 11 * kSecond);
 }
 
 TEST(Replay, ReplayEndIsTheEndOfTheFullReplay) {
