@@ -52,22 +52,28 @@ class CauseFinder {
 
   CauseAnalysis run() {
     CauseAnalysis result;
-    recorded_ = replay_trace(trace_, graph_);
+    // Steps that need only what is known at their start run side by side (with two threads or
+    // more), so that the chain replay as recorded → delay costs → what-if replays is about all
+    // that is serial. The ideal-network replay runs beside the one as recorded and is freed
+    // before the delay costs' working tables are made, so that the two never add up.
+    ReplayTimes ideal;
+    parallel_for(2, threads_, [&](std::size_t task) {
+      if (task == 0)
+        recorded_ = replay_trace(trace_, graph_);
+      else
+        replay_into(trace_, graph_, {NetworkModel::Ideal, {}}, ideal);
+    });
     result.replay_runtime_s = seconds(recorded_.end - trace_.begin);
     result.broken_dependencies = recorded_.broken_gates;
+    result.pop = pop_efficiencies(trace_, graph_, recorded_, ideal);
+    ideal = {};
 
-    // The delay costs take longest; with two threads or more the other steps run beside them,
-    // so that only the chain replay as recorded → delay costs → what-if replays is serial. One
-    // thread runs the tasks in order, the delay costs' working tables freed before the ideal
-    // replay is made.
     DelayCosts costs;
     parallel_for(2, threads_, [&](std::size_t task) {
       if (task == 0) {
         costs = delay_costs(trace_, graph_, types_, recorded_);
         return;
       }
-      result.pop = pop_efficiencies(trace_, graph_, recorded_,
-                                    replay_trace(trace_, graph_, {NetworkModel::Ideal, {}}));
       const CriticalPath path = critical_path(trace_, graph_, recorded_);
       result.critical_path =
           summarize_critical_path(trace_, graph_, types_, recorded_, path, options_.top_segments);
