@@ -1,6 +1,7 @@
 #include "delay_costs.h"
 
 #include <algorithm>
+#include <queue>
 
 #include "flat_map.h"
 
@@ -58,18 +59,47 @@ class DelayAnalysis {
   }
 
   DelayCosts run() {
-    std::vector<std::uint32_t> waits;
-    for (std::uint32_t g = 0; g < graph_.calls(); ++g)
-      if (times_.wait(g) > 0) waits.push_back(g);
-    std::sort(waits.begin(), waits.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return times_.leave[a] != times_.leave[b] ? times_.leave[a] > times_.leave[b] : a > b;
-    });
+    const std::vector<std::uint32_t> waits = waits_last_first();
     for (const std::uint32_t w : waits) attribute(w);
     costs_.waits = waits.size();
     return std::move(costs_);
   }
 
  private:
+  // The waits from the last to finish to the first; of two that finish together, the one with
+  // the larger call id first. A location's Leaves never decrease in a replay, so each
+  // location's waits are in that order already when read backwards: merged, not sorted.
+  std::vector<std::uint32_t> waits_last_first() const {
+    struct Head {
+      TimeNs leave;
+      std::uint32_t call;
+      std::uint32_t index, first;  // into by_call: this wait, its location's first wait
+      bool operator<(const Head& o) const {
+        return leave != o.leave ? leave < o.leave : call < o.call;
+      }
+    };
+    std::vector<std::uint32_t> by_call;  // by location, then call
+    std::priority_queue<Head> heads;
+    const auto push = [&](std::uint32_t index, std::uint32_t first) {
+      heads.push({times_.leave[by_call[index]], by_call[index], index, first});
+    };
+    for (std::uint32_t loc = 0; loc + 1 < graph_.loc_first_call.size(); ++loc) {
+      const auto first = static_cast<std::uint32_t>(by_call.size());
+      for (std::uint32_t g = graph_.loc_first_call[loc]; g < graph_.loc_first_call[loc + 1]; ++g)
+        if (times_.wait(g) > 0) by_call.push_back(g);
+      if (by_call.size() > first) push(static_cast<std::uint32_t>(by_call.size()) - 1, first);
+    }
+    std::vector<std::uint32_t> order;
+    order.reserve(by_call.size());
+    while (!heads.empty()) {
+      const Head head = heads.top();
+      heads.pop();
+      order.push_back(head.call);
+      if (head.index > head.first) push(head.index - 1, head.first);
+    }
+    return order;
+  }
+
   TimeNs segment(std::uint32_t g) const {
     const bool first = g == graph_.loc_first_call[graph_.call_loc[g]];
     return times_.enter[g] - (first ? trace_.begin : times_.leave[g - 1]);
