@@ -1,5 +1,6 @@
 #include "analyze.h"
 
+#include <limits>
 #include <utility>
 
 #include "comm_matrix.h"
@@ -22,7 +23,7 @@ AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
   // longest first, so that the summaries fill the time a thread would otherwise wait for the
   // root-cause analysis. That analysis is mostly one chain of steps, so it keeps a thread to
   // itself: the rules use the others, and more threads than cores would only slow the chain.
-  const unsigned threads = worker_count(settings.threads, 5);
+  const unsigned threads = worker_count(settings.threads, std::numeric_limits<std::size_t>::max());
   const unsigned rule_threads = settings.causes.enabled && threads > 1 ? threads - 1 : threads;
   parallel_for(5, threads, [&](std::size_t task) {
     switch (task) {
