@@ -86,15 +86,34 @@ class ClockCondition {
       return trace.locations[a].node == trace.locations[b].node ? o.latency_same_node
                                                                 : o.latency_between_nodes;
     };
-    messages_.reserve(m.messages.size());
+    std::vector<MessageEdge> messages;
+    messages.reserve(m.messages.size());
     for (const Message& msg : m.messages) {
       if (!msg.send.valid() || !msg.recv.valid()) continue;
       const Location& s = trace.locations[msg.send.loc];
       const Location& r = trace.locations[msg.recv.loc];
-      messages_.push_back({{msg.send.loc, op_position(s, msg.send.op)},
-                           {msg.recv.loc, op_position(r, msg.recv.op)},
-                           latency(msg.send.loc, msg.recv.loc)});
+      messages.push_back({{msg.send.loc, op_position(s, msg.send.op)},
+                          {msg.recv.loc, op_position(r, msg.recv.op)},
+                          latency(msg.send.loc, msg.recv.loc)});
     }
+    // Grouped by receiving location, with an index by sending location: a bound is set on the
+    // receive (lower bounds) or on the send (upper bounds), so the locations' bounds can be
+    // set side by side, each from its own group.
+    const std::size_t locations = trace.locations.size();
+    recv_first_ =
+        group_by_location(messages, locations, [](const MessageEdge& e) { return e.recv.loc; });
+    messages_.resize(messages.size());
+    {
+      std::vector<std::uint32_t> fill(recv_first_.begin(), recv_first_.end() - 1);
+      for (const MessageEdge& e : messages) messages_[fill[e.recv.loc]++] = e;
+    }
+    messages = {};
+    send_first_ =
+        group_by_location(messages_, locations, [](const MessageEdge& e) { return e.send.loc; });
+    by_sender_.resize(messages_.size());
+    std::vector<std::uint32_t> fill(send_first_.begin(), send_first_.end() - 1);
+    for (std::uint32_t i = 0; i < messages_.size(); ++i)
+      by_sender_[fill[messages_[i].send.loc]++] = i;
     for (const CollectiveInstance& c : m.collectives) add_collective(trace, m, c, o);
   }
 
@@ -115,23 +134,33 @@ class ClockCondition {
   // The earliest time each receive and collective exit may have (kEarliest for other
   // events), from the current times. Returns the violations of the current times, counted as
   // MatchCounts::clock_violations counts them (without latency).
-  std::uint64_t lower_bounds(Grid& lower) const {
-    reset(lower, kEarliest);
-    std::uint64_t violations = 0;
-    for (const MessageEdge& e : messages_) {
-      const TimeNs send = at(e.send);
-      violations += at(e.recv) < send;
-      raise(lower, e.recv, send + e.latency);
-    }
-    for (const Instance& inst : instances_) violations += collective_bounds(inst, lower);
-    return violations;
+  std::uint64_t lower_bounds(Grid& lower, unsigned threads) const {
+    reset(lower, kEarliest, threads);
+    std::vector<std::uint64_t> violations(locations(), 0);
+    parallel_for(locations(), threads, [&](std::size_t loc) {
+      for (std::uint32_t i = recv_first_[loc]; i < recv_first_[loc + 1]; ++i) {
+        const MessageEdge& e = messages_[i];
+        const TimeNs send = at(e.send);
+        violations[loc] += at(e.recv) < send;
+        raise(lower, e.recv, send + e.latency);
+      }
+    });
+    std::uint64_t total = 0;
+    for (const std::uint64_t v : violations) total += v;
+    for (const Instance& inst : instances_) total += collective_bounds(inst, lower);
+    return total;
   }
 
   // The latest time each send and collective entry may have (kLatest for other events), so
   // that its receives and dependent exits keep their latency.
-  void upper_bounds(Grid& upper) const {
-    reset(upper, kLatest);
-    for (const MessageEdge& e : messages_) lower(upper, e.send, at(e.recv) - e.latency);
+  void upper_bounds(Grid& upper, unsigned threads) const {
+    reset(upper, kLatest, threads);
+    parallel_for(locations(), threads, [&](std::size_t loc) {
+      for (std::uint32_t i = send_first_[loc]; i < send_first_[loc + 1]; ++i) {
+        const MessageEdge& e = messages_[by_sender_[i]];
+        lower(upper, e.send, at(e.recv) - e.latency);
+      }
+    });
     for (const Instance& inst : instances_) collective_caps(inst, upper);
   }
 
@@ -234,13 +263,27 @@ class ClockCondition {
   static void lower(Grid& g, EventRef e, TimeNs t) {
     g[e.loc][e.pos] = std::min(g[e.loc][e.pos], t);
   }
-  void reset(Grid& g, TimeNs value) const {
+  void reset(Grid& g, TimeNs value, unsigned threads) const {
     g.resize(current_.size());
-    for (std::size_t li = 0; li < current_.size(); ++li) g[li].assign(current_[li].size(), value);
+    parallel_for(current_.size(), threads,
+                 [&](std::size_t li) { g[li].assign(current_[li].size(), value); });
+  }
+
+  // Offsets of each location's group in `edges` (locations + 1 entries), by loc_of(edge).
+  template <class LocOf>
+  static std::vector<std::uint32_t> group_by_location(const std::vector<MessageEdge>& edges,
+                                                      std::size_t locations, LocOf loc_of) {
+    std::vector<std::uint32_t> first(locations + 1, 0);
+    for (const MessageEdge& e : edges) ++first[loc_of(e) + 1];
+    for (std::size_t loc = 0; loc < locations; ++loc) first[loc + 1] += first[loc];
+    return first;
   }
 
   Grid current_;
-  std::vector<MessageEdge> messages_;
+  std::vector<MessageEdge> messages_;      // grouped by receiving location
+  std::vector<std::uint32_t> recv_first_;  // by location: its first message in messages_
+  std::vector<std::uint32_t> by_sender_;   // messages_ indexes grouped by sending location
+  std::vector<std::uint32_t> send_first_;  // by location: its first index in by_sender_
   std::vector<Member> members_;
   std::vector<Instance> instances_;
 };
@@ -306,7 +349,7 @@ ClockRepairReport repair_clocks(Trace& trace, const Matching& matching,
   Grid bounds, before(cc.locations());
 
   ClockRepairReport report;
-  report.violations_before = report.violations_after = cc.lower_bounds(bounds);
+  report.violations_before = report.violations_after = cc.lower_bounds(bounds, threads);
   while (report.violations_after > 0 && report.passes < options.max_passes) {
     const double gamma = gamma_of_pass(report.passes++);
     // Each location's pass reads and writes only that location's times.
@@ -314,10 +357,10 @@ ClockRepairReport repair_clocks(Trace& trace, const Matching& matching,
       before[li] = cc.times(li);
       forward(cc, li, before[li], trace.locations[li], bounds[li], gamma, options);
     });
-    cc.upper_bounds(bounds);
+    cc.upper_bounds(bounds, threads);
     parallel_for(cc.locations(), threads,
                  [&](std::size_t li) { backward(cc, li, before[li], bounds[li], options); });
-    report.violations_after = cc.lower_bounds(bounds);
+    report.violations_after = cc.lower_bounds(bounds, threads);
   }
   bounds = {};
   before = {};
