@@ -26,7 +26,7 @@ Matching match_trace(const Trace& trace, unsigned threads) {
   // The two matchers fill disjoint parts of the matching; with one thread they run in turn.
   parallel_for(2, threads, [&](std::size_t task) {
     if (task == 0)
-      match_messages(trace, matching, matching.counts);
+      match_messages(trace, matching, matching.counts, threads);
     else
       match_collectives(trace, matching, collective_counts);
   });

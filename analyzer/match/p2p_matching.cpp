@@ -5,6 +5,7 @@
 #include "flat_map.h"
 #include "group_by_key.h"
 #include "op_count.h"
+#include "parallel_for.h"
 
 namespace collwrap {
 namespace {
@@ -28,15 +29,21 @@ struct MessageKeyHash {
   }
 };
 
+// Numbers keys in the order they first come.
 class KeyNumbers {
  public:
   std::uint32_t number(const MessageKey& key) {
-    return map_.insert(key, static_cast<std::uint32_t>(map_.size()));
+    const auto next = static_cast<std::uint32_t>(keys_.size());
+    const std::uint32_t n = map_.insert(key, next);
+    if (n == next) keys_.push_back(key);
+    return n;
   }
-  std::size_t size() const { return map_.size(); }
+  std::size_t size() const { return keys_.size(); }
+  const MessageKey& key(std::uint32_t number) const { return keys_[number]; }
 
  private:
   FlatMap<MessageKey, MessageKeyHash> map_{1024};
+  std::vector<MessageKey> keys_;  // by number
 };
 
 // One side of a message, tagged with its key's number. For a send, `other` is the op that
@@ -129,20 +136,41 @@ KeyGroups group_endpoints(const Trace& trace, const std::vector<Endpoint>& endpo
 
 }  // namespace
 
-void match_messages(const Trace& trace, Matching& m, MatchCounts& counts) {
-  KeyNumbers keys;
-  const std::vector<Endpoint> sends = collect_sends(trace, m, keys, counts.invalid_ops);
-  const std::vector<Endpoint> receives = collect_receives(trace, m, keys, counts.invalid_ops);
-  const KeyGroups send_groups =
-      group_endpoints(trace, sends, keys.size(), [](const Endpoint& e) { return e.op; });
-  const KeyGroups recv_groups =
-      group_endpoints(trace, receives, keys.size(), [](const Endpoint& e) { return e.other; });
+void match_messages(const Trace& trace, Matching& m, MatchCounts& counts, unsigned threads) {
+  // Sends and receives are collected side by side, each side numbering its keys. The receives'
+  // keys then take the sends' numbers, and those only receives have are numbered after them in
+  // the order they first came: the numbers collecting both in turn would give.
+  KeyNumbers keys, receive_keys;
+  std::vector<Endpoint> sends, receives;
+  std::uint64_t invalid_receives = 0;
+  parallel_for(2, threads, [&](std::size_t task) {
+    if (task == 0)
+      sends = collect_sends(trace, m, keys, counts.invalid_ops);
+    else
+      receives = collect_receives(trace, m, receive_keys, invalid_receives);
+  });
+  counts.invalid_ops += invalid_receives;
+  std::vector<std::uint32_t> renumbered(receive_keys.size());
+  for (std::uint32_t k = 0; k < receive_keys.size(); ++k)
+    renumbered[k] = keys.number(receive_keys.key(k));
+  for (Endpoint& r : receives) r.key = renumbered[r.key];
 
+  KeyGroups send_groups, recv_groups;
   m.message_of_op.resize(trace.locations.size());
-  for (std::size_t li = 0; li < trace.locations.size(); ++li) {
-    m.message_of_op[li].reserve(trace.locations[li].ops());
-    m.message_of_op[li].assign(trace.locations[li].ops(), kNone);
-  }
+  parallel_for(3, threads, [&](std::size_t task) {
+    if (task == 0) {
+      send_groups =
+          group_endpoints(trace, sends, keys.size(), [](const Endpoint& e) { return e.op; });
+    } else if (task == 1) {
+      recv_groups =
+          group_endpoints(trace, receives, keys.size(), [](const Endpoint& e) { return e.other; });
+    } else {
+      for (std::size_t li = 0; li < trace.locations.size(); ++li) {
+        m.message_of_op[li].reserve(trace.locations[li].ops());
+        m.message_of_op[li].assign(trace.locations[li].ops(), kNone);
+      }
+    }
+  });
   m.messages.reserve(std::min(sends.size(), receives.size()));
 
   for (std::size_t k = 0; k < keys.size(); ++k) {

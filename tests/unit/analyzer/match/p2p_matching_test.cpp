@@ -272,5 +272,50 @@ TEST(P2PMatching, OpsWithUnknownPeersAreCountedNotMatched) {
   EXPECT_EQ(m.counts.unmatched_sends, 0u);
 }
 
+TEST(P2PMatching, ThreadsGiveTheSameMessagesInTheSameOrder) {
+  // Sends and receives are collected and numbered side by side, and the receives' keys are
+  // renumbered to the sends': every message must still join a send and a receive of one key,
+  // in the order the keys were first sent, with keys that only receives have (rank 3 never
+  // sends) coming first among the receives.
+  TraceBuilder b(4);
+  TimeNs now = 0;
+  const auto call = [&](int rank, const char* name) {
+    now += 10;
+    return b.call(rank, name, now, now + 5);
+  };
+  for (int i = 0; i < 3; ++i) {
+    b.recv(call(2, "MPI_Recv"), 3, i, 8);  // never sent
+    for (int tag = 2; tag >= 0; --tag) {
+      b.send(call(0, "MPI_Send"), 1, tag, 8);
+      b.send(call(1, "MPI_Send"), 2, tag, 8);
+    }
+    for (int tag = 0; tag < 3; ++tag) {
+      b.recv(call(1, "MPI_Recv"), 0, tag, 8);
+      b.recv(call(2, "MPI_Recv"), 1, tag, 8);
+    }
+  }
+  const Trace t = b.finish();
+  const Matching one = match_trace(t, 1), four = match_trace(t, 4);
+  ASSERT_EQ(one.messages.size(), 18u);
+  ASSERT_EQ(four.messages.size(), one.messages.size());
+  for (std::size_t i = 0; i < one.messages.size(); ++i) {
+    EXPECT_EQ(four.messages[i].send, one.messages[i].send) << i;
+    EXPECT_EQ(four.messages[i].recv, one.messages[i].recv) << i;
+  }
+  EXPECT_EQ(four.message_of_op, one.message_of_op);
+  EXPECT_EQ(four.counts.unmatched_receives, 3u);
+  EXPECT_EQ(one.counts.unmatched_receives, 3u);
+  for (const Message& msg : one.messages) {
+    const Location& sender = t.locations[msg.send.loc];
+    const Location& receiver = t.locations[msg.recv.loc];
+    EXPECT_EQ(sender.op_tag[msg.send.op], receiver.op_tag[msg.recv.op]);
+    EXPECT_EQ(sender.op_peer[msg.send.op], receiver.rank);
+    EXPECT_EQ(receiver.op_peer[msg.recv.op], sender.rank);
+  }
+  // The first key sent: rank 0 to rank 1 with tag 2.
+  EXPECT_EQ(t.locations[one.messages[0].send.loc].rank, 0);
+  EXPECT_EQ(t.locations[one.messages[0].send.loc].op_tag[one.messages[0].send.op], 2);
+}
+
 }  // namespace
 }  // namespace collwrap
