@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "collective_dependency.h"
+#include "group_by_key.h"
 #include "parallel_for.h"
 
 namespace collwrap {
@@ -98,22 +99,18 @@ class ClockCondition {
     }
     // Grouped by receiving location, with an index by sending location: a bound is set on the
     // receive (lower bounds) or on the send (upper bounds), so the locations' bounds can be
-    // set side by side, each from its own group.
+    // set side by side, each from its own group. A group is one location's, so it is never
+    // mixed and no time orders it.
     const std::size_t locations = trace.locations.size();
-    recv_first_ =
-        group_by_location(messages, locations, [](const MessageEdge& e) { return e.recv.loc; });
-    messages_.resize(messages.size());
-    {
-      std::vector<std::uint32_t> fill(recv_first_.begin(), recv_first_.end() - 1);
-      for (const MessageEdge& e : messages) messages_[fill[e.recv.loc]++] = e;
-    }
+    const auto no_time = [](const MessageEdge&) { return TimeNs{0}; };
+    const auto receiver = [](const MessageEdge& e) { return e.recv.loc; };
+    const auto sender = [](const MessageEdge& e) { return e.send.loc; };
+    const KeyGroups by_receiver = group_by_key(messages, locations, receiver, receiver, no_time);
+    messages_.reserve(messages.size());
+    for (const std::uint32_t i : by_receiver.index) messages_.push_back(messages[i]);
+    recv_first_ = by_receiver.start;
     messages = {};
-    send_first_ =
-        group_by_location(messages_, locations, [](const MessageEdge& e) { return e.send.loc; });
-    by_sender_.resize(messages_.size());
-    std::vector<std::uint32_t> fill(send_first_.begin(), send_first_.end() - 1);
-    for (std::uint32_t i = 0; i < messages_.size(); ++i)
-      by_sender_[fill[messages_[i].send.loc]++] = i;
+    by_sender_ = group_by_key(messages_, locations, sender, sender, no_time);
     for (const CollectiveInstance& c : m.collectives) add_collective(trace, m, c, o);
   }
 
@@ -156,8 +153,8 @@ class ClockCondition {
   void upper_bounds(Grid& upper, unsigned threads) const {
     reset(upper, kLatest, threads);
     parallel_for(locations(), threads, [&](std::size_t loc) {
-      for (std::uint32_t i = send_first_[loc]; i < send_first_[loc + 1]; ++i) {
-        const MessageEdge& e = messages_[by_sender_[i]];
+      for (std::uint32_t i = 0; i < by_sender_.size(loc); ++i) {
+        const MessageEdge& e = messages_[by_sender_.at(loc, i)];
         lower(upper, e.send, at(e.recv) - e.latency);
       }
     });
@@ -269,21 +266,10 @@ class ClockCondition {
                  [&](std::size_t li) { g[li].assign(current_[li].size(), value); });
   }
 
-  // Offsets of each location's group in `edges` (locations + 1 entries), by loc_of(edge).
-  template <class LocOf>
-  static std::vector<std::uint32_t> group_by_location(const std::vector<MessageEdge>& edges,
-                                                      std::size_t locations, LocOf loc_of) {
-    std::vector<std::uint32_t> first(locations + 1, 0);
-    for (const MessageEdge& e : edges) ++first[loc_of(e) + 1];
-    for (std::size_t loc = 0; loc < locations; ++loc) first[loc + 1] += first[loc];
-    return first;
-  }
-
   Grid current_;
   std::vector<MessageEdge> messages_;      // grouped by receiving location
   std::vector<std::uint32_t> recv_first_;  // by location: its first message in messages_
-  std::vector<std::uint32_t> by_sender_;   // messages_ indexes grouped by sending location
-  std::vector<std::uint32_t> send_first_;  // by location: its first index in by_sender_
+  KeyGroups by_sender_;                    // messages_ indexes grouped by sending location
   std::vector<Member> members_;
   std::vector<Instance> instances_;
 };

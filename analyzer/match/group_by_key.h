@@ -38,7 +38,6 @@ KeyGroups group_by_key(const std::vector<Entry>& entries, std::size_t keys, KeyO
     mixed[k] |= first_loc[k] != loc_of(e);
   }
   for (std::size_t k = 0; k < keys; ++k) g.start[k + 1] += g.start[k];
-  g.index.reserve(entries.size());
   g.index.resize(entries.size());
   std::vector<std::uint32_t> fill(g.start.begin(), g.start.end() - 1);
   for (std::uint32_t i = 0; i < entries.size(); ++i) g.index[fill[key_of(entries[i])]++] = i;

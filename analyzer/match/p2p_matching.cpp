@@ -166,7 +166,6 @@ void match_messages(const Trace& trace, Matching& m, MatchCounts& counts, unsign
           group_endpoints(trace, receives, keys.size(), [](const Endpoint& e) { return e.other; });
     } else {
       for (std::size_t li = 0; li < trace.locations.size(); ++li) {
-        m.message_of_op[li].reserve(trace.locations[li].ops());
         m.message_of_op[li].assign(trace.locations[li].ops(), kNone);
       }
     }

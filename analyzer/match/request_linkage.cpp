@@ -35,7 +35,6 @@ void link_requests(const Trace& trace, Matching& matching, unsigned threads) {
   parallel_for(trace.locations.size(), threads, [&](std::size_t li) {
     const Location& l = trace.locations[li];
     std::vector<std::uint32_t>& partner = matching.request_partner[li];
-    partner.reserve(l.ops());
     partner.assign(l.ops(), kNone);
     FlatMap<std::uint64_t, U64Hash> open;  // request id → its open post
     for (std::uint32_t op = 0; op < l.ops(); ++op) {

@@ -40,7 +40,7 @@ struct ReplayGraph {
   // dependency (the transfer and the library's own work; at least 0). Side by side in 32 bits
   // each, so that a replay reads one array in call order rather than the recorded times of the
   // call, its predecessor and its gates; a length of 2^32 - 1 ns (4.3 s) or more is kept
-  // apart (kLongCost, see segment() and own_cost()).
+  // apart (kLongCost, see segment_before() and own_cost()).
   struct CallCosts {
     std::uint32_t segment = 0;
     std::uint32_t own = 0;
