@@ -10,6 +10,7 @@ archive's. The two known damages must be named in a warning.
 
     damaged_archives_test.py trace --mpirun M --preload LIB --out DIR EXAMPLE...
     damaged_archives_test.py check --analyzer A --archives DIR [--mutations N] [--sanitized]
+                                   [--otf2-print O]
 
 `trace` records each example program's archive into DIR/<name>; `check` damages copies of
 them. With --sanitized, the analyzer is an AddressSanitizer + UndefinedBehaviorSanitizer
@@ -19,6 +20,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -123,17 +125,29 @@ def rewrite(path, change):
         f.write(data)
 
 
-def negative_clock_offset_top_byte(data):
-    """The most significant byte of the first negative ClockOffset value of a location's
-    definitions: OTF2 writes a negative int64 in full, little endian, so it ends a run of 0xff
-    bytes. (In the archive of the original report this was the byte at offset 76.)"""
-    start = data.find(b"\xff")
-    if start < 0:
-        return None
-    end = start
-    while end + 1 < len(data) and data[end + 1] == 0xFF:
-        end += 1
-    return end
+def clock_offsets(otf2_print, anchor):
+    """{location id: [offset, ...]} from the ClockOffset records, as OTF2's own otf2-print -C
+    lists them."""
+    listing = subprocess.run([otf2_print, "-C", anchor], capture_output=True, text=True,
+                             check=True, timeout=60).stdout
+    offsets = {}
+    for line in listing.splitlines():
+        match = re.match(r"CLOCK_OFFSET\s+(\d+)\s+Time: \d+, Offset: ([+-]?\d+)", line)
+        if match:
+            offsets.setdefault(int(match.group(1)), []).append(int(match.group(2)))
+    return offsets
+
+
+def negative_clock_offset_top_byte(data, offsets):
+    """The most significant byte of a negative ClockOffset value of a location in its
+    definitions file, and the value. OTF2 writes a negative int64 in full, little endian, so it
+    is found by its eight bytes where they occur once; other fields may hold 0xff bytes too.
+    (In the archive of the original report this was the byte at offset 76.)"""
+    for value in (v for v in offsets if v < 0):
+        encoded = struct.pack("<q", value)
+        if data.count(encoded) == 1:
+            return data.find(encoded) + 7, value
+    return None, None
 
 
 def event_timestamp(data):
@@ -148,17 +162,19 @@ def event_timestamp(data):
 def check_known_damage(checker, balanced, span_s):
     """The two damages of the original report, in the balanced example's archive."""
     traces = os.path.join(balanced, "traces")
-    definitions = [f"{n}.def" for n in (3, 1, 2, 0)]  # rank 3's first, as reported
-    for name in definitions:
+    offsets = clock_offsets(checker.args.otf2_print, os.path.join(balanced, "traces.otf2"))
+    for location in (3, 1, 2, 0):  # rank 3's first, as reported
+        name = f"{location}.def"
         with open(os.path.join(traces, name), "rb") as f:
-            top = negative_clock_offset_top_byte(f.read())
+            top, value = negative_clock_offset_top_byte(f.read(), offsets.get(location, []))
         if top is not None:
             break
     else:
-        checker.failures.append("no location of the balanced archive has a negative clock offset")
+        checker.failures.append(
+            f"no negative clock offset found in the balanced archive's definitions: {offsets}")
         return
-    cases = [(f"traces/{name} byte {top} 0xff -> 0x7f", os.path.join("traces", name),
-              lambda d: d.__setitem__(top, 0x7F), name.replace(".def", "")),
+    cases = [(f"traces/{name} byte {top} 0xff -> 0x7f (top byte of the clock offset {value} ns)",
+              os.path.join("traces", name), lambda d: d.__setitem__(top, 0x7F), str(location)),
              ("five bytes of a timestamp in traces/1.evt overwritten with 0x7f",
               os.path.join("traces", "1.evt"),
               lambda d: d.__setitem__(slice(event_timestamp(d) + 3, event_timestamp(d) + 8),
@@ -282,6 +298,7 @@ def main():
     check.add_argument("--seed", type=int, default=20261124)
     check.add_argument("--timeout", type=float, default=60)
     check.add_argument("--sanitized", action="store_true")
+    check.add_argument("--otf2-print", default="otf2-print")
     args = parser.parse_args()
     return trace_examples(args) if args.command == "trace" else check_examples(args)
 
