@@ -6,7 +6,7 @@ a JSON report, a run of a results database):
 - the late_sender finding at the example's @expect line is reported gone (analyzed with
   --min-wait 0.05, so that scheduling noise of the fixed run is no finding), with its seconds
   (about the injected 1.0 s, within the pattern examples' bounds), summed over ranks and on
-  rank 0, and the run got faster;
+  rank 0, and the run got faster (between MPI_Init and MPI_Finalize by about the delay);
 - `--fail-if-worse total:10` and `late_sender:10` exit 0 in that direction and 3 in the
   reverse one (delayed run as the new one); with `--json -` the JSON stays parseable;
 - the HTML page is written, self-contained, with the bars;
@@ -68,9 +68,18 @@ def check_gone(comparison, source):
                             f"{seconds['change']:.3f} s, expected about -{wait} s")
         else:
             print(f"ok: {where}: gone, {seconds['change']:.3f} s")
-    if comparison["run_time_s"]["change"] > -0.5 * wait:
-        failures.append(f"run time changed by {comparison['run_time_s']['change']:.3f} s, "
+    # The delay lies between MPI_Init and MPI_Finalize (the POP region). The whole trace's span
+    # also holds the ranks' launch and finalization, which a loaded machine stretches by up to
+    # a second (seen in CI: the fixed run spanned 1.06 s), so it need only get shorter.
+    pop = comparison["pop"]
+    if pop is None:
+        failures.append("no POP efficiencies compared")
+    elif pop["runtime_s"]["change"] > -0.5 * wait:
+        failures.append(f"MPI_Init..MPI_Finalize changed by {pop['runtime_s']['change']:.3f} s, "
                         f"expected about -{wait} s")
+    if comparison["run_time_s"]["change"] >= 0:
+        failures.append(f"run time changed by {comparison['run_time_s']['change']:.3f} s, "
+                        f"expected shorter")
     if comparison["total_wait_s"]["change"] > -low:
         failures.append(f"waiting changed by {comparison['total_wait_s']['change']:.3f} s")
     return failures
