@@ -1,20 +1,28 @@
 #include "archive_analysis.h"
 
 #include "clock_repair.h"
-#include "trace_reader.h"
 
 namespace collwrap {
 
+ReadProgress reading_progress(ProgressReporter* progress) {
+  if (!progress) return {};
+  return [progress](double fraction) { progress->progress(fraction); };
+}
+
 ArchiveAnalysis analyze_archive(const std::string& path, const AnalysisSettings& settings,
                                 bool clock_repair, ProgressReporter* progress) {
+  if (progress) progress->phase("reading");
+  return analyze_read_trace(read_trace(path, {settings.threads}, reading_progress(progress)),
+                            settings, clock_repair, progress);
+}
+
+ArchiveAnalysis analyze_read_trace(Trace trace, const AnalysisSettings& settings, bool clock_repair,
+                                   ProgressReporter* progress) {
   const auto phase = [&](std::string_view name) {
     if (progress) progress->phase(name);
   };
   ArchiveAnalysis a;
-  phase("reading");
-  a.trace = read_trace(path, {settings.threads}, [&](double fraction) {
-    if (progress) progress->progress(fraction);
-  });
+  a.trace = std::move(trace);
   phase("matching");
   a.matching = match_trace(a.trace, settings.threads);
   if (clock_repair) {

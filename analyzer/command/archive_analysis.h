@@ -10,6 +10,7 @@
 #include "matching.h"
 #include "progress.h"
 #include "trace_model.h"
+#include "trace_reader.h"
 
 namespace collwrap {
 
@@ -28,5 +29,12 @@ struct ArchiveAnalysis {
 // patterns. Throws the trace reader's TraceUsageError and TraceReadError.
 ArchiveAnalysis analyze_archive(const std::string& path, const AnalysisSettings& settings,
                                 bool clock_repair, ProgressReporter* progress);
+
+// The phases after reading, for a trace read otherwise (by the processes of an MPI job).
+ArchiveAnalysis analyze_read_trace(Trace trace, const AnalysisSettings& settings, bool clock_repair,
+                                   ProgressReporter* progress);
+
+// The progress callback of the reading phase.
+ReadProgress reading_progress(ProgressReporter* progress);
 
 }  // namespace collwrap

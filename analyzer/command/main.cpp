@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <new>
 #include <optional>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include "command_line.h"
 #include "compare_command.h"
 #include "compute_grains.h"
+#include "job_read.h"
 #include "memory_reuse.h"
 #include "pattern_list.h"
 #include "progress.h"
@@ -31,10 +33,29 @@ constexpr int kExitUsage = 2;
 // The progress line of the running analysis (set up by run()), erased before any message.
 std::optional<collwrap::ProgressReporter> progress;
 
+// Run as the processes of an MPI job (`mpirun -np K analyzer …`), only process 0 speaks: the
+// others read their share of the trace and leave with the same exit status, silently.
+std::unique_ptr<collwrap::MpiJob> job;
+bool speaks() {
+  return !job || job->leads();
+}
+
 int fail(int status, const std::string& message) {
   if (progress) progress->finish();
-  std::cerr << "analyzer: " << message << '\n';
+  if (speaks()) std::cerr << "analyzer: " << message << '\n';
   return status;
+}
+
+// Reads, matches and analyzes the archive: alone, or with the processes of the MPI job, of
+// which only process 0 goes on past reading (nullopt on the others).
+std::optional<collwrap::ArchiveAnalysis> analyze(const collwrap::CommandLine& cl) {
+  const collwrap::AnalysisSettings settings{cl.rules, cl.patterns, 3, cl.causes, cl.threads};
+  if (!job) return collwrap::analyze_archive(cl.trace_path, settings, cl.clock_repair, &*progress);
+  progress->phase("reading");
+  std::optional<collwrap::Trace> trace = collwrap::read_trace_in_job(
+      *job, cl.trace_path, {cl.threads}, collwrap::reading_progress(&*progress));
+  if (!trace) return std::nullopt;
+  return collwrap::analyze_read_trace(std::move(*trace), settings, cl.clock_repair, &*progress);
 }
 
 // Writes the report files the command line asks for, in the order of report_writers(); a
@@ -72,23 +93,22 @@ int run(const collwrap::CommandLine& cl) {
   }
   progress.emplace(std::cerr, cl.clock_repair ? 5 : 4,
                    collwrap::ProgressReporter::Options{
-                       .enabled = collwrap::progress_wanted(cl.quiet, STDERR_FILENO)});
+                       .enabled = speaks() && collwrap::progress_wanted(cl.quiet, STDERR_FILENO)});
   std::optional<collwrap::ProgressTicker> ticker;
   if (progress->enabled()) ticker.emplace(*progress, std::chrono::milliseconds(200));
-  collwrap::ArchiveAnalysis analysis;
+  std::optional<collwrap::ArchiveAnalysis> analysis;
   try {
-    analysis =
-        collwrap::analyze_archive(cl.trace_path, {cl.rules, cl.patterns, 3, cl.causes, cl.threads},
-                                  cl.clock_repair, &*progress);
+    analysis = analyze(cl);
   } catch (const collwrap::TraceUsageError& e) {  // its message says what to give instead
     return fail(kExitUsage, e.what());
   } catch (const collwrap::TraceReadError& e) {
     return fail(kExitBadTrace,
                 std::string(e.what()) + std::string(collwrap::kIncompleteTraceAdvice));
   }
-  const collwrap::Trace& trace = analysis.trace;
-  const collwrap::Matching& matching = analysis.matching;
-  collwrap::AnalysisResult& result = analysis.result;
+  if (!analysis) return 0;  // a process of the job other than 0: its share went to process 0
+  const collwrap::Trace& trace = analysis->trace;
+  const collwrap::Matching& matching = analysis->matching;
+  collwrap::AnalysisResult& result = analysis->result;
   if (noise)
     result.noise = collwrap::predict_noise_waiting(trace, result.summary, *noise, *cl.noise_path);
 
@@ -116,15 +136,19 @@ int run(const collwrap::CommandLine& cl) {
 
 int main(int argc, char** argv) {
   collwrap::keep_freed_memory_for_reuse();
+  job = collwrap::MpiJob::join_if_launched(&argc, &argv);
   const std::vector<std::string_view> args(argv + 1, argv + argc);
-  if (!args.empty() && args.front() == "compare")
-    return collwrap::run_compare_command(std::span(args).subspan(1));
+  const bool analysis = args.empty() || args.front() != "compare";
+  // Everything but an analysis is done once, by process 0.
+  if (!speaks() && !analysis) return 0;
+  if (!analysis) return collwrap::run_compare_command(std::span(args).subspan(1));
   collwrap::CommandLine cl;
   try {
     cl = collwrap::parse_command_line(args);
   } catch (const collwrap::UsageError& e) {
     return fail(kExitUsage, e.what());
   }
+  if (!speaks() && cl.action != collwrap::CommandLine::Action::Analyze) return 0;
   switch (cl.action) {
     case collwrap::CommandLine::Action::Help:
       std::cout << collwrap::usage_text();

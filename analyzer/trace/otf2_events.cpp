@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <limits>
 
-#include "unused_capacity.h"
 #include "otf2_error_log.h"
+#include "unused_capacity.h"
 
 namespace collwrap {
 namespace {
@@ -24,43 +24,19 @@ std::size_t grown(std::size_t size) {
 }
 
 void reserve_calls(Location& l, std::size_t n) {
-  l.call_enter.reserve(n);
-  l.call_leave.reserve(n);
-  l.call_region.reserve(n);
-  l.call_callsite.reserve(n);
-  l.call_first_op.reserve(n + 1);
+  for_each_call_column(l, [&](auto& column) { column.reserve(n); });
+  l.call_first_op.reserve(n + 1);  // one entry more than calls
 }
 
 void reserve_ops(Location& l, std::size_t n) {
-  l.op_kind.reserve(n);
-  l.op_coll.reserve(n);
-  l.op_time.reserve(n);
-  l.op_call.reserve(n);
-  l.op_peer.reserve(n);
-  l.op_comm.reserve(n);
-  l.op_tag.reserve(n);
-  l.op_bytes.reserve(n);
-  l.op_bytes_received.reserve(n);
-  l.op_request.reserve(n);
+  for_each_op_column(l, [&](auto& column) { column.reserve(n); });
 }
 
 // After reading: the unused reserve goes back (see release_unused_capacity).
 void release_unused_reserve(const Location& l) {
-  release_unused_capacity(l.call_enter);
-  release_unused_capacity(l.call_leave);
-  release_unused_capacity(l.call_region);
-  release_unused_capacity(l.call_callsite);
-  release_unused_capacity(l.call_first_op);
-  release_unused_capacity(l.op_kind);
-  release_unused_capacity(l.op_coll);
-  release_unused_capacity(l.op_time);
-  release_unused_capacity(l.op_call);
-  release_unused_capacity(l.op_peer);
-  release_unused_capacity(l.op_comm);
-  release_unused_capacity(l.op_tag);
-  release_unused_capacity(l.op_bytes);
-  release_unused_capacity(l.op_bytes_received);
-  release_unused_capacity(l.op_request);
+  const auto release = [](const auto& column) { release_unused_capacity(column); };
+  for_each_call_column(l, release);
+  for_each_op_column(l, release);
 }
 
 void reserve_for_events(Location& l, std::uint64_t events) {

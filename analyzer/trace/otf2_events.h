@@ -17,22 +17,13 @@
 #include <vector>
 
 #include "event_file_check.h"
+#include "location_report.h"
 #include "otf2_definitions.h"
 #include "time_normalization.h"
 #include "timestamp_plausibility.h"
 #include "trace_model.h"
 
 namespace collwrap {
-
-struct LocationReport {
-  std::uint64_t events = 0;           // OTF2 records read, all kinds
-  bool missing = false;               // no event could be read at all
-  std::uint64_t unclosed_calls = 0;   // Enter without Leave at the end of the stream
-  std::uint64_t orphan_ops = 0;       // MPI records outside any MPI call (not stored)
-  std::uint32_t clock_offsets = 0;    // ClockOffset definitions of this location
-  double max_offset_stddev = 0;       // in ticks, as recorded
-  std::vector<std::string> messages;  // what went wrong, for ReadWarnings (rank/thread named)
-};
 
 struct EventLoadContext {
   OTF2_Reader* reader;  // shared by all threads; its locking callbacks must be set

@@ -2,6 +2,8 @@
 // matcher links requests, and the root-cause analysis runs its what-if replays.
 #pragma once
 
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
@@ -13,9 +15,21 @@
 
 namespace collwrap {
 
-// The thread count for `threads` (0: one per core), capped at the number of tasks.
+// The cores this process may run on: its CPU affinity, which a launcher sets when it binds
+// processes (mpirun gives each analyzer process of a job its own cores), else every core.
+inline unsigned available_cores() {
+  static const unsigned cores = [] {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+      return static_cast<unsigned>(CPU_COUNT(&set));
+    return std::max(1u, std::thread::hardware_concurrency());
+  }();
+  return cores;
+}
+
+// The thread count for `threads` (0: one per available core), capped at the number of tasks.
 inline unsigned worker_count(unsigned threads, std::size_t tasks) {
-  const unsigned wanted = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned wanted = threads ? threads : available_cores();
   return static_cast<unsigned>(std::min<std::size_t>(wanted, std::max<std::size_t>(tasks, 1)));
 }
 

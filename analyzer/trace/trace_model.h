@@ -276,6 +276,32 @@ struct Location {
   std::size_t ops() const { return op_kind.size(); }
 };
 
+// Every per-call column of a location (call_first_op, which has one entry more, included),
+// then every per-op column: for passes that treat all columns alike (reserving, giving back
+// unused capacity, sending a location to another analyzer process), so that a new column is
+// added in one place.
+template <class L, class F>
+void for_each_call_column(L& l, F&& f) {
+  f(l.call_enter);
+  f(l.call_leave);
+  f(l.call_region);
+  f(l.call_callsite);
+  f(l.call_first_op);
+}
+template <class L, class F>
+void for_each_op_column(L& l, F&& f) {
+  f(l.op_kind);
+  f(l.op_coll);
+  f(l.op_time);
+  f(l.op_call);
+  f(l.op_peer);
+  f(l.op_comm);
+  f(l.op_tag);
+  f(l.op_bytes);
+  f(l.op_bytes_received);
+  f(l.op_request);
+}
+
 // Problems found while reading; the analysis goes on and the report lists them.
 struct ReadWarnings {
   std::vector<std::string> messages;    // one line each, human readable

@@ -58,16 +58,18 @@ LocationReport read_location(const EventLoadContext& context, const EventFiles& 
   return missing;
 }
 
-void open_location_files(OTF2_Reader* reader, const Trace& trace, bool& def_files_open) {
-  for (const Location& l : trace.locations)
-    if (OTF2_Reader_SelectLocation(reader, l.otf2_id) != OTF2_SUCCESS)
-      throw TraceReadError("location " + std::to_string(l.otf2_id) + " cannot be selected");
+void open_location_files(OTF2_Reader* reader, const Trace& trace, const LocationRange& share,
+                         bool& def_files_open) {
+  for (std::size_t i = share.first; i < share.end; ++i)
+    if (OTF2_Reader_SelectLocation(reader, trace.locations[i].otf2_id) != OTF2_SUCCESS)
+      throw TraceReadError("location " + std::to_string(trace.locations[i].otf2_id) +
+                           " cannot be selected");
   def_files_open = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;  // optional in OTF2
   if (OTF2_Reader_OpenEvtFiles(reader) != OTF2_SUCCESS)
     throw TraceReadError("the archive's event files cannot be opened");
 }
 
-void collect_reports(const std::vector<LocationReport>& reports, const Definitions& defs,
+void collect_reports(const std::vector<LocationReport>& reports, std::uint64_t timer_resolution,
                      Trace& trace) {
   std::uint32_t min_offsets = std::numeric_limits<std::uint32_t>::max();
   double max_stddev_ticks = 0;
@@ -84,7 +86,7 @@ void collect_reports(const std::vector<LocationReport>& reports, const Definitio
   }
   trace.clock.offsets_per_location_min =
       min_offsets == std::numeric_limits<std::uint32_t>::max() ? 0 : min_offsets;
-  trace.clock.max_offset_stddev_s = max_stddev_ticks / static_cast<double>(defs.timer.resolution);
+  trace.clock.max_offset_stddev_s = max_stddev_ticks / static_cast<double>(timer_resolution);
 }
 
 // Calls the ReadProgress after every batch of records and once per finished location, with
@@ -132,23 +134,29 @@ class ProgressCounter {
 
 }  // namespace
 
-Trace read_trace(const std::string& path, const ReadOptions& options,
-                 const ReadProgress& progress) {
+LocationsRead read_locations(const std::string& path, const ReadOptions& options,
+                             const ReadProgress& progress) {
   const std::string anchor = find_anchor_file(path);
   // OTF2's own messages on stderr give way to ReadWarnings and the exceptions.
   const Otf2ErrorCallback otf2_errors_collected;
   Otf2ErrorLog otf2_errors;
   ReaderHandle reader = open_reader(anchor);
 
-  Trace trace;
+  LocationsRead read;
+  Trace& trace = read.trace;
   trace.path = anchor;
   const Definitions defs = load_definitions(reader.get(), trace);
   if (!otf2_errors.empty())
     throw TraceReadError("the archive's global definitions (traces.def) are damaged (" +
                          otf2_errors.summary() + ")");
+  read.timer_resolution = defs.timer.resolution;
+  read.reports.resize(trace.locations.size());
+  read.shares = split_locations(defs.expected_events, options.processes);
+  const LocationRange share = read.shares.at(options.process);
+  if (share.size() == 0) return read;
 
   bool def_files_open = false;
-  open_location_files(reader.get(), trace, def_files_open);
+  open_location_files(reader.get(), trace, share, def_files_open);
 
   const std::filesystem::path anchor_path(anchor);
   const EventLoadContext context{reader.get(),
@@ -159,24 +167,42 @@ Trace read_trace(const std::string& path, const ReadOptions& options,
                                  TimestampCheck(defs.timer),
                                  anchor_path.parent_path(),
                                  anchor_path.stem().string()};
-  const unsigned threads = worker_count(options.threads, trace.locations.size());
-  std::vector<LocationReport> reports(trace.locations.size());
+  const std::size_t count = share.end - share.first;
+  const std::vector<std::uint64_t> declared(
+      defs.expected_events.begin() + static_cast<std::ptrdiff_t>(share.first),
+      defs.expected_events.begin() + static_cast<std::ptrdiff_t>(share.end));
   const EventFiles files(reader.get(), anchor);
-  ProgressCounter counter(progress, defs.expected_events);
-  parallel_for(trace.locations.size(), threads, [&](std::size_t i) {
-    reports[i] = read_location(context, files, defs.expected_events[i], trace.locations[i],
-                               counter.batch_counter(i));
+  ProgressCounter counter(progress, declared);
+  parallel_for(count, worker_count(options.threads, count), [&](std::size_t i) {
+    const std::size_t loc = share.first + i;
+    read.reports[loc] =
+        read_location(context, files, declared[i], trace.locations[loc], counter.batch_counter(i));
     counter.location_done(i);
   });
 
   if (def_files_open) OTF2_Reader_CloseDefFiles(reader.get());
   OTF2_Reader_CloseEvtFiles(reader.get());
-  collect_reports(reports, defs, trace);
   if (!otf2_errors.empty())  // while opening or closing the location files
     trace.warnings.messages.push_back(anchor + ": " + otf2_errors.summary());
-  start_time_at_zero(trace, threads);
+  return read;
+}
+
+Trace finish_trace(LocationsRead read, unsigned threads) {
+  Trace& trace = read.trace;
+  // Messages about the archive as a whole (above) come after the locations'.
+  std::vector<std::string> archive_messages = std::move(trace.warnings.messages);
+  trace.warnings.messages.clear();
+  collect_reports(read.reports, read.timer_resolution, trace);
+  trace.warnings.messages.insert(trace.warnings.messages.end(), archive_messages.begin(),
+                                 archive_messages.end());
+  start_time_at_zero(trace, worker_count(threads, trace.locations.size()));
   trace.finish_indexes();
-  return trace;
+  return std::move(read.trace);
+}
+
+Trace read_trace(const std::string& path, const ReadOptions& options,
+                 const ReadProgress& progress) {
+  return finish_trace(read_locations(path, options, progress), options.threads);
 }
 
 }  // namespace collwrap

@@ -18,7 +18,10 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "location_report.h"
+#include "location_shares.h"
 #include "trace_model.h"
 
 namespace collwrap {
@@ -38,6 +41,11 @@ struct TraceReadError : std::runtime_error {
 
 struct ReadOptions {
   unsigned threads = 0;  // 0 = one per core, capped at the number of locations
+  // Analyzer processes sharing the archive (distributed/): this one reads only the events of
+  // share `process` of split_locations(…, processes); the other locations keep their
+  // definitions and no events.
+  unsigned process = 0;
+  unsigned processes = 1;
 };
 
 // Called after each location is loaded with the fraction read so far (of the events the
@@ -47,7 +55,24 @@ using ReadProgress = std::function<void(double fraction)>;
 
 // `path` is the anchor file (traces.otf2) or the archive directory. Throws TraceUsageError or
 // TraceReadError; damage to single locations goes to Trace::warnings instead.
+// read_trace = finish_trace(read_locations(...)); analyzer processes that share an archive
+// each read their locations and one of them finishes the whole trace.
 Trace read_trace(const std::string& path, const ReadOptions& options = {},
                  const ReadProgress& progress = {});
+
+// The archive's definitions and the events of options.locations, not yet finished: times are
+// as OTF2 gives them (ns from the timer's origin) and the reports not yet in the trace.
+struct LocationsRead {
+  Trace trace;
+  std::vector<LocationReport> reports;  // one per location; default for locations not read
+  std::uint64_t timer_resolution = 1;   // ticks per second
+  std::vector<LocationRange> shares;    // every process's share, options.process's read
+};
+LocationsRead read_locations(const std::string& path, const ReadOptions& options = {},
+                             const ReadProgress& progress = {});
+
+// Adds the locations' reports to the trace's warnings and event count, moves times so that
+// the earliest event is at 0 and builds the trace's indexes.
+Trace finish_trace(LocationsRead read, unsigned threads);
 
 }  // namespace collwrap

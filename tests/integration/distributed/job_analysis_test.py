@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""`mpirun -np K analyzer ARCHIVE ...` gives the report `analyzer ARCHIVE ...` gives.
+
+Analyzes one archive alone (or takes a reference report) and then as the processes of an MPI
+job for each K given, and compares the JSON reports field by field (compare_reports.py: only
+the archive path and tool version may differ) and the terminal summaries line by line. With
+--failure-check it also runs a job on a path that is no archive: every process must stop, the
+job must exit 2 and process 0 must say, once, which process failed. With --remove FILE the
+archive is copied and FILE (an event file, relative to the archive) removed from the copy
+first: a damaged share reads as the analyzer alone reads it.
+
+Usage: job_analysis_test.py --analyzer A --mpirun M --archive DIR --processes K [K...]
+           [--reference REPORT.json] [--min-findings N] [--failure-check] [--remove FILE]
+           [--min-wait S] --work DIR
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "perf",
+                                "analyzer"))
+from compare_reports import differences  # noqa: E402
+
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMPI_MCA_rmaps_base_oversubscribe="1")
+TIMEOUT_S = 300
+
+
+def analyze(command, report, options, timeout=TIMEOUT_S):
+    run = subprocess.run(command + ["--patterns", "all", "--json", report] + options,
+                         env=ENV, capture_output=True, text=True, timeout=timeout)
+    if run.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(command)} exited {run.returncode}:\n{run.stderr}")
+    return run.stdout
+
+
+def job(args, processes):
+    return [args.mpirun, "-np", str(processes), "--oversubscribe", args.analyzer, args.archive]
+
+
+def check_failure(args):
+    missing = os.path.join(args.work, "no-such-archive")
+    run = subprocess.run(job(args, 3)[:-1] + [missing, "--patterns", "all"], env=ENV,
+                         capture_output=True, text=True, timeout=TIMEOUT_S)
+    said = [line for line in run.stderr.splitlines() if line.startswith("analyzer:")]
+    if run.returncode != 2 or len(said) != 1 or "process 0 of 3" not in said[0] \
+            or missing not in said[0]:
+        sys.exit(f"FAIL: a job on a missing archive exited {run.returncode} and said "
+                 f"{said!r}; expected exit 2 and one message naming the process and the path")
+    print(f"a job on a missing archive: exit 2, {said[0]!r}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--analyzer", required=True)
+    parser.add_argument("--mpirun", required=True)
+    parser.add_argument("--archive", required=True)
+    parser.add_argument("--processes", type=int, nargs="+", required=True)
+    parser.add_argument("--reference")
+    parser.add_argument("--min-findings", type=int, default=1)
+    parser.add_argument("--failure-check", action="store_true")
+    parser.add_argument("--remove")
+    parser.add_argument("--min-wait", help="the analyzer's --min-wait (default: its own)")
+    parser.add_argument("--work", required=True)
+    args = parser.parse_args()
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    if args.remove:
+        copy = os.path.join(args.work, "archive")
+        shutil.copytree(args.archive, copy)
+        os.remove(os.path.join(copy, args.remove))
+        args.archive = copy
+
+    alone_report = os.path.join(args.work, "alone.json")
+    options = ["--min-wait", args.min_wait] if args.min_wait else []
+    alone_summary = analyze([args.analyzer, args.archive], alone_report, options)
+    expected = json.load(open(args.reference or alone_report))
+    # Equal reports prove something only if there is something in them.
+    if len(expected["findings"]) < args.min_findings:
+        sys.exit(f"FAIL: only {len(expected['findings'])} findings to compare")
+    for processes in args.processes:
+        report = os.path.join(args.work, f"np{processes}.json")
+        summary = analyze(job(args, processes), report, options)
+        found = list(differences(expected, json.load(open(report))))
+        if found:
+            sys.exit(f"FAIL: -np {processes}: the report differs:\n" + "\n".join(found[:20]))
+        if summary != alone_summary:
+            sys.exit(f"FAIL: -np {processes}: the terminal summary differs from the one of the "
+                     f"analyzer alone (or is printed more than once)")
+        print(f"-np {processes}: report and summary equal to the analyzer's alone "
+              f"({len(expected['findings'])} findings)")
+    if args.failure_check:
+        check_failure(args)
+    print("reports equal")
+
+
+if __name__ == "__main__":
+    main()
