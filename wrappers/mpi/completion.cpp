@@ -43,9 +43,9 @@ void CompletionScope::look_up_requests() {
 void CompletionScope::complete(int index, int status_index) {
   if (count_ == 1 && !pending_) {  // MPI_Wait, MPI_Test and the like: one lookup, no buffers
     if (index != 0 || handles_[0] == MPI_REQUEST_NULL) return;
-    if (const auto r = t_.sem.requests.take_active(handles_[0])) {
-      record_completion(*r, statuses_[status_index]);
-    }
+    t_.sem.requests.complete_oldest_active(handles_[0], [&](const TrackedRequest& r) {
+      record_completion(r, statuses_[status_index]);
+    });
     return;
   }
   look_up_requests();

@@ -49,7 +49,7 @@ void record_post(const Tracing& t, const TrackedRequest& r) {
   }
 }
 
-void post_and_record(const Tracing& t, MPI_Request handle, TrackedRequest request) {
+void post_and_record(const Tracing& t, MPI_Request handle, TrackedRequest& request) {
   request.id = t.sem.requests.post(handle, request);
   record_post(t, request);
 }
@@ -70,9 +70,8 @@ void handle_send(const Tracing& t, int count, MPI_Datatype type, int dest, int t
 void handle_isend(const Tracing& t, int rc, int count, MPI_Datatype type, int dest, int tag,
                   MPI_Comm comm, const MPI_Request* request) {
   if (!posted(rc, request)) return;
-  if (const auto send = send_request(t, count, type, dest, tag, comm)) {
+  if (auto send = send_request(t, count, type, dest, tag, comm))
     post_and_record(t, *request, *send);
-  }
 }
 
 void handle_send_init(const Tracing& t, int rc, int count, MPI_Datatype type, int dest, int tag,
@@ -90,7 +89,7 @@ void handle_recv(const Tracing& t, int rc, MPI_Comm comm, const MPI_Status* stat
 
 void handle_irecv(const Tracing& t, int rc, int source, MPI_Comm comm, const MPI_Request* request) {
   if (!posted(rc, request)) return;
-  if (const auto recv = recv_request(t, source, comm)) post_and_record(t, *request, *recv);
+  if (auto recv = recv_request(t, source, comm)) post_and_record(t, *request, *recv);
 }
 
 void handle_recv_init(const Tracing& t, int rc, int source, MPI_Comm comm,
@@ -130,7 +129,7 @@ void handle_mrecv(const Tracing& t, int rc, const CommEntry* comm, const MPI_Sta
 
 void handle_imrecv(const Tracing& t, int rc, const CommEntry* comm, const MPI_Request* request) {
   if (!posted(rc, request)) return;
-  if (const auto recv = receive_on(comm)) post_and_record(t, *request, *recv);
+  if (auto recv = receive_on(comm)) post_and_record(t, *request, *recv);
 }
 
 void handle_request_free(const Tracing& t, const MPI_Request* request) {

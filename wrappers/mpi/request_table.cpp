@@ -12,16 +12,20 @@ RequestId RequestTable::next_id() noexcept {
   return next_id_.fetch_add(1, std::memory_order_relaxed);
 }
 
-RequestId RequestTable::post(MPI_Request handle, TrackedRequest request) {
-  request.active = true;
-  request.persistent = false;
+RequestId RequestTable::post(MPI_Request handle, const TrackedRequest& request) {
   Shard& shard = shard_of(handle);
   const ShardLock lock(shard, concurrent());
   // Taken under the lock, so a shared handle's requests are ordered as they were posted.
-  request.id = next_id();
-  const Key key{handle, request.id};
-  shard.requests.insert(shard.lower_bound(key), Entry{key, request});
-  return request.id;
+  const RequestId id = next_id();
+  const Key key{handle, id};
+  // Most shards hold no other request: then, and whenever the new key sorts last, no search.
+  const bool last = shard.requests.empty() || key_less(shard.requests.back().key, key);
+  Entry& entry = last ? shard.requests.emplace_back(Entry{key, request})
+                      : *shard.requests.insert(shard.lower_bound(key), Entry{key, request});
+  entry.request.active = true;
+  entry.request.persistent = false;
+  entry.request.id = id;
+  return id;
 }
 
 void RequestTable::add_persistent(MPI_Request handle, TrackedRequest request) {
@@ -71,22 +75,11 @@ void RequestTable::finish(MPI_Request handle, RequestId id) {
 void RequestTable::finish_at(Shard& shard, std::vector<Entry>::iterator it) {
   if (it->request.persistent) {
     it->request.active = false;
+  } else if (it + 1 == shard.requests.end()) {
+    shard.requests.pop_back();  // the common case: nothing to move
   } else {
     shard.requests.erase(it);
   }
-}
-
-std::optional<TrackedRequest> RequestTable::take_active(MPI_Request handle) {
-  Shard& shard = shard_of(handle);
-  const ShardLock lock(shard, concurrent());
-  for (auto it = shard.lower_bound({handle, 0});
-       it != shard.requests.end() && it->key.first == handle; ++it) {
-    if (!it->request.active) continue;
-    TrackedRequest taken = it->request;
-    finish_at(shard, it);
-    return taken;
-  }
-  return std::nullopt;
 }
 
 void RequestTable::forget(MPI_Request handle) {

@@ -58,7 +58,7 @@ class RequestTable {
   }
 
   // A nonblocking call posted `request` under `handle`: returns its fresh id.
-  RequestId post(MPI_Request handle, TrackedRequest request);
+  RequestId post(MPI_Request handle, const TrackedRequest& request);
 
   // A persistent request was created (MPI_*_init); it becomes active at each start(). Its
   // handle is its own, so entries left behind under the same handle are dropped.
@@ -85,9 +85,21 @@ class RequestTable {
   // The communication `id` completed: a persistent request goes inactive, any other is removed.
   void finish(MPI_Request handle, RequestId id);
 
-  // The handle's oldest active request completed: returns it, finished as by finish(). One
-  // lookup for the common completion of a single request (MPI_Wait, MPI_Test).
-  std::optional<TrackedRequest> take_active(MPI_Request handle);
+  // The handle's oldest active request completed: calls completed(request), then finishes it
+  // as finish() does. One lookup, and no copy of the request, for the common completion of a
+  // single request (MPI_Wait, MPI_Test). Inline: it runs on every such completion.
+  template <class Completed>
+  void complete_oldest_active(MPI_Request handle, Completed&& completed) {
+    Shard& shard = shard_of(handle);
+    const ShardLock lock(shard, concurrent());
+    for (auto it = shard.lower_bound({handle, 0});
+         it != shard.requests.end() && it->key.first == handle; ++it) {
+      if (!it->request.active) continue;
+      completed(std::as_const(it->request));
+      finish_at(shard, it);
+      return;
+    }
+  }
 
   // MPI_Request_free: the handle's oldest request is gone (a pending communication completes
   // unobserved).

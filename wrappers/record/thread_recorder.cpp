@@ -16,8 +16,8 @@ namespace {
 // dropped). Out of line, so that the fast path saves no registers and makes no call.
 template <typename... Payload>
 [[gnu::noinline, gnu::cold]] void append_to_full_log(ThreadRecorder::State* state, Ticks t,
-                                                      std::uint64_t header,
-                                                      Payload... payload) noexcept {
+                                                     std::uint64_t header,
+                                                     Payload... payload) noexcept {
   std::uint64_t* p = state->make_room(t);
   if (p == nullptr) return;
   p[0] = header;
@@ -64,18 +64,11 @@ void ThreadRecorder::enter(Ticks t, RegionRef region, CallSiteRef site) noexcept
 }
 
 namespace {
-// An Enter from a return address other than the previous Enter's of the region: takes the
-// site of the region's other recent address, or looks it up. Out of line, as the slow path of
-// enter_from.
+// An Enter from neither of the region's two recent return addresses: looks its site up. Out
+// of line, as the slow path of enter_from.
 [[gnu::noinline]] void enter_from_new_address(ThreadRecorder::State* state, Ticks t,
                                               RegionRef region, void* return_address) noexcept {
   ThreadRecorder::State::LastEnter& last = state->last_enter[region];
-  if (return_address == last.other_return_address) {
-    std::swap(last.return_address, last.other_return_address);
-    std::swap(last.site, last.other_site);
-    append(state, t, log_header(LogKind::Enter, region, 1), last.site);
-    return;
-  }
   const CallSiteRef site = intern_callsite(return_address);
   if (callsite_is_return_address()) {
     last.other_return_address = last.return_address;
@@ -90,9 +83,16 @@ namespace {
 }  // namespace
 
 void ThreadRecorder::enter_from(Ticks t, RegionRef region, void* return_address) noexcept {
-  if (return_address != state->last_enter[region].return_address) [[unlikely]]
+  ThreadRecorder::State::LastEnter& last = state->last_enter[region];
+  if (return_address == last.return_address) [[likely]]
+    return append(state, t, log_header(LogKind::Enter, region));
+  // The region's other recent address, as when a loop calls MPI_Wait on two lines: the two
+  // swap places, and the Enter carries the site that changed.
+  if (return_address != last.other_return_address)
     return enter_from_new_address(state, t, region, return_address);
-  append(state, t, log_header(LogKind::Enter, region));
+  std::swap(last.return_address, last.other_return_address);
+  std::swap(last.site, last.other_site);
+  append(state, t, log_header(LogKind::Enter, region, 1), last.site);
 }
 
 void ThreadRecorder::enter_with_level(Ticks t, RegionRef region, CallSiteRef site,
@@ -187,8 +187,8 @@ void ThreadRecorder::rma_get(Ticks t, WindowRef win, std::uint32_t remote, std::
 void ThreadRecorder::rma_atomic(Ticks t, WindowRef win, std::uint32_t remote, RmaAtomicType type,
                                 std::uint64_t sent, std::uint64_t received,
                                 RmaMatchId match) noexcept {
-  append(state, t, log_header(LogKind::RmaAtomic, win, std::uint8_t(type)), remote, sent,
-         received, match);
+  append(state, t, log_header(LogKind::RmaAtomic, win, std::uint8_t(type)), remote, sent, received,
+         match);
 }
 
 void ThreadRecorder::rma_op_complete_blocking(Ticks t, WindowRef win, RmaMatchId match) noexcept {
