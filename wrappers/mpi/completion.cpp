@@ -40,6 +40,21 @@ void CompletionScope::look_up_requests() {
   }
 }
 
+void CompletionScope::record_completion(const TrackedRequest& r, const MPI_Status& status) {
+  const Ticks time = t_.left;
+  if (r.kind == RequestKind::Collective) {
+    t_.rec.nbc_complete(time, r.op, r.comm->ref, r.peer, r.bytes, r.received, r.id);
+  } else if (t_.sem.mpi.cancelled(status)) {
+    t_.rec.mpi_request_cancelled(time, r.id);
+  } else if (r.kind == RequestKind::Send) {
+    t_.rec.mpi_isend_complete(time, r.id);
+  } else {
+    t_.rec.mpi_irecv(time, r.comm->peer_index(status.MPI_SOURCE), r.comm->ref,
+                     static_cast<std::uint32_t>(status.MPI_TAG), t_.sem.mpi.received_bytes(status),
+                     r.id);
+  }
+}
+
 void CompletionScope::complete(int index, int status_index) {
   if (count_ == 1 && !pending_) {  // MPI_Wait, MPI_Test and the like: one lookup, no buffers
     if (index != 0 || handles_[0] == MPI_REQUEST_NULL) return;
@@ -55,21 +70,6 @@ void CompletionScope::complete(int index, int status_index) {
   p.completed = true;
   record_completion(*p.request, statuses_[status_index]);
   t_.sem.requests.finish(handles_[static_cast<std::size_t>(index)], p.request->id);
-}
-
-void CompletionScope::record_completion(const TrackedRequest& r, const MPI_Status& status) {
-  const Ticks time = t_.left;
-  if (r.kind == RequestKind::Collective) {
-    t_.rec.nbc_complete(time, r.op, r.comm->ref, r.peer, r.bytes, r.received, r.id);
-  } else if (t_.sem.mpi.cancelled(status)) {
-    t_.rec.mpi_request_cancelled(time, r.id);
-  } else if (r.kind == RequestKind::Send) {
-    t_.rec.mpi_isend_complete(time, r.id);
-  } else {
-    t_.rec.mpi_irecv(time, r.comm->peer_index(status.MPI_SOURCE), r.comm->ref,
-                     static_cast<std::uint32_t>(status.MPI_TAG), t_.sem.mpi.received_bytes(status),
-                     r.id);
-  }
 }
 
 void CompletionScope::record_unsuccessful_tests() {

@@ -89,7 +89,8 @@ class CompletionScope {
   void complete(int index, int status_index);
   // The completion record of `r` (MpiIsendComplete, MpiIrecv, NonBlockingCollectiveComplete
   // or MpiRequestCancelled).
-  void record_completion(const TrackedRequest& r, const MPI_Status& status);
+  [[gnu::always_inline]] inline void record_completion(const TrackedRequest& r,
+                                                       const MPI_Status& status);
   // Waitall/Testall: request i's status is statuses[i]; with MPI_ERR_IN_STATUS, those marked
   // MPI_ERR_PENDING did not complete.
   void complete_all(int rc);
