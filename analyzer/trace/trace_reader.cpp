@@ -167,7 +167,7 @@ LocationsRead read_locations(const std::string& path, const ReadOptions& options
                                  TimestampCheck(defs.timer),
                                  anchor_path.parent_path(),
                                  anchor_path.stem().string()};
-  const std::size_t count = share.end - share.first;
+  const std::size_t count = share.size();
   const std::vector<std::uint64_t> declared(
       defs.expected_events.begin() + static_cast<std::ptrdiff_t>(share.first),
       defs.expected_events.begin() + static_cast<std::ptrdiff_t>(share.end));
