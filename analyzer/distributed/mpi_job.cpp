@@ -3,15 +3,8 @@
 #include <mpi.h>
 
 #include <cstdlib>
-#include <string>
 
 namespace collwrap {
-
-bool launched_with_others(const char* (*getenv)(const char*)) {
-  for (const char* size_variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
-    if (const char* value = getenv(size_variable)) return std::strtol(value, nullptr, 10) > 1;
-  return false;
-}
 
 std::unique_ptr<MpiJob> MpiJob::join_if_launched(int* argc, char*** argv) {
   if (!launched_with_others([](const char* name) -> const char* { return std::getenv(name); }))

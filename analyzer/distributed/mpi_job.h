@@ -5,8 +5,8 @@
 // thread calls MPI (MPI_THREAD_FUNNELED); the analysis's own threads never do.
 #pragma once
 
+#include <cstdlib>
 #include <memory>
-#include <string>
 
 namespace collwrap {
 
@@ -30,6 +30,11 @@ class MpiJob {
 
 // Whether the environment says an MPI launcher started this process as one of several:
 // Open MPI's OMPI_COMM_WORLD_SIZE, or the PMI_SIZE of MPICH's Hydra and Slurm's PMI.
-bool launched_with_others(const char* (*getenv)(const char*));
+// `getenv` reads the environment (std::getenv; a table in tests).
+inline bool launched_with_others(const char* (*getenv)(const char*)) {
+  for (const char* size_variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (const char* value = getenv(size_variable)) return std::strtol(value, nullptr, 10) > 1;
+  return false;
+}
 
 }  // namespace collwrap
