@@ -138,6 +138,10 @@ CommandLine parse_command_line(std::span<const std::string_view> args) {
       cl.list_patterns_json = arg.ends_with("=json");
       return cl;
     }
+    if (arg == "--timings") {
+      cl.timings = true;
+      continue;
+    }
     if (arg == "--quiet" || arg == "-q") {
       cl.quiet = true;
       continue;
@@ -265,7 +269,9 @@ std::string usage_text() {
       "                             them with the controlled logical clock)\n"
       "  --threads N                cores to use for reading, matching, the rules and the\n"
       "                             root causes; the results do not depend on it (default:\n"
-      "                             every core of the machine)\n"
+      "                             every core this process may run on)\n"
+      "  --timings                  print each phase's wall time and the peak resident size\n"
+      "                             at its end on standard error\n"
       "  --quiet, -q                no summary on the terminal, and no progress (shown on\n"
       "                             standard error when it is a terminal and the analysis\n"
       "                             takes more than about 2 s)\n"

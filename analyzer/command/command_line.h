@@ -36,6 +36,7 @@ struct CommandLine {
   RuleOptions rules;         // --eager-threshold, --min-wait, --sendrecv-window
   std::size_t top = 10;      // --top: findings in the terminal summary
   bool quiet = false;        // --quiet: no terminal summary
+  bool timings = false;      // --timings: each phase's time and peak memory on stderr
   bool clock_repair = true;  // --no-clock-repair: analyze the times as read
   CauseOptions causes;       // --what-if SPEC (repeatable), --no-causes
   unsigned threads = 0;      // --threads N; 0: one per core

@@ -91,9 +91,13 @@ int run(const collwrap::CommandLine& cl) {
                                   "; give a file written by 'collwrap-bench noise --save FILE'");
     }
   }
+  // Only process 0 of a job speaks, so only it keeps timings.
+  std::optional<collwrap::PhaseTimings> timings;
+  if (cl.timings && speaks()) timings.emplace();
   progress.emplace(std::cerr, cl.clock_repair ? 5 : 4,
                    collwrap::ProgressReporter::Options{
-                       .enabled = speaks() && collwrap::progress_wanted(cl.quiet, STDERR_FILENO)});
+                       .enabled = speaks() && collwrap::progress_wanted(cl.quiet, STDERR_FILENO),
+                       .timings = timings ? &*timings : nullptr});
   std::optional<collwrap::ProgressTicker> ticker;
   if (progress->enabled()) ticker.emplace(*progress, std::chrono::milliseconds(200));
   std::optional<collwrap::ArchiveAnalysis> analysis;
@@ -118,6 +122,7 @@ int run(const collwrap::CommandLine& cl) {
       !error.empty())
     return fail(kExitUsage, error);
   progress->finish();
+  if (timings) timings->write(std::cerr);
   if (timeline.calls_dropped > 0)
     std::cerr << "analyzer: the timeline holds the first " << timeline.calls << " MPI calls, "
               << timeline.calls_dropped

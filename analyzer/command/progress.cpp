@@ -29,6 +29,7 @@ std::string ProgressReporter::line(std::size_t step, std::size_t steps, std::str
 
 void ProgressReporter::phase(std::string_view name) {
   const std::lock_guard lock(mutex_);
+  if (options_.timings) options_.timings->phase(name);
   ++step_;
   phase_ = std::string(name);
   fraction_.reset();
@@ -49,6 +50,7 @@ void ProgressReporter::tick() {
 
 void ProgressReporter::finish() {
   const std::lock_guard lock(mutex_);
+  if (options_.timings) options_.timings->finish();
   finished_ = true;
   if (drawn_width_ == 0) return;
   out_ << '\r' << std::string(drawn_width_, ' ') << '\r' << std::flush;

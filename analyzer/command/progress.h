@@ -20,6 +20,8 @@
 #include <string_view>
 #include <thread>
 
+#include "phase_timings.h"
+
 namespace collwrap {
 
 class ProgressReporter {
@@ -30,6 +32,7 @@ class ProgressReporter {
     std::chrono::milliseconds delay{2000};    // silent until the analysis has run this long
     std::chrono::milliseconds interval{200};  // at most one redraw per interval
     std::function<Clock::time_point()> now = Clock::now;  // injected by the tests
+    PhaseTimings* timings = nullptr;  // --timings: told of every phase, shown or not
   };
 
   // `phases`: how many phase() calls the analysis will make, for "[2/5]".

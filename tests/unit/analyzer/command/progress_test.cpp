@@ -32,6 +32,25 @@ struct FakeClock {
   }
 };
 
+TEST(ProgressReporter, TellsTheTimingsOfEveryPhaseEvenWhenSilent) {
+  FakeClock clock;
+  PhaseTimings timings([&] { return clock.now; }, [] { return std::uint64_t{1} << 20; });
+  std::ostringstream out;
+  ProgressReporter::Options options = clock.options(false);
+  options.timings = &timings;
+  ProgressReporter reporter(out, 2, options);
+  reporter.phase("reading");
+  clock.now += 300ms;
+  reporter.phase("matching");
+  clock.now += 100ms;
+  reporter.finish();
+  EXPECT_EQ(out.str(), "");  // disabled: nothing drawn
+  ASSERT_EQ(timings.phases().size(), 2u);
+  EXPECT_DOUBLE_EQ(timings.phases()[0].seconds, 0.3);
+  EXPECT_EQ(timings.phases()[1].name, "matching");
+  EXPECT_DOUBLE_EQ(timings.phases()[1].seconds, 0.1);
+}
+
 TEST(ProgressLine, Format) {
   EXPECT_EQ(ProgressReporter::line(1, 5, "reading", 0.42, 3500ms),
             "analyzer: [1/5] reading 42% (3 s)");
