@@ -75,8 +75,6 @@ void RequestTable::finish(MPI_Request handle, RequestId id) {
 void RequestTable::finish_at(Shard& shard, std::vector<Entry>::iterator it) {
   if (it->request.persistent) {
     it->request.active = false;
-  } else if (it + 1 == shard.requests.end()) {
-    shard.requests.pop_back();  // the common case: nothing to move
   } else {
     shard.requests.erase(it);
   }
