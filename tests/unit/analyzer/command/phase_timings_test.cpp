@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <sstream>
 
 namespace collwrap::testing {
@@ -14,17 +15,26 @@ struct FakeProcess {
   PhaseTimings::Clock::time_point now{};
   std::uint64_t peak = 0;
   PhaseTimings timings{[this] { return now; }, [this] { return peak; }};
+
+  // Runs the phases in turn, each lasting its time and leaving the peak at its MiB.
+  struct Step {
+    const char* name;
+    int ms;
+    std::uint64_t peak_mib;
+  };
+  void run(std::initializer_list<Step> steps) {
+    for (const Step& step : steps) {
+      timings.phase(step.name);
+      now += milliseconds(step.ms);
+      peak = step.peak_mib << 20;
+    }
+    timings.finish();
+  }
 };
 
 TEST(PhaseTimings, EachPhaseEndsWhereTheNextBegins) {
   FakeProcess p;
-  p.timings.phase("reading");
-  p.now += milliseconds(400);
-  p.peak = 200 << 20;
-  p.timings.phase("matching");
-  p.now += milliseconds(100);
-  p.peak = 300 << 20;
-  p.timings.finish();
+  p.run({{"reading", 400, 200}, {"matching", 100, 300}});
   ASSERT_EQ(p.timings.phases().size(), 2u);
   EXPECT_EQ(p.timings.phases()[0].name, "reading");
   EXPECT_DOUBLE_EQ(p.timings.phases()[0].seconds, 0.4);
@@ -35,9 +45,7 @@ TEST(PhaseTimings, EachPhaseEndsWhereTheNextBegins) {
 
 TEST(PhaseTimings, FinishingTwiceKeepsTheFirstEnd) {
   FakeProcess p;
-  p.timings.phase("patterns");
-  p.now += milliseconds(250);
-  p.timings.finish();
+  p.run({{"patterns", 250, 10}});
   p.now += milliseconds(900);
   p.timings.finish();  // the error path and the normal end both finish
   EXPECT_DOUBLE_EQ(p.timings.phases()[0].seconds, 0.25);
@@ -45,13 +53,7 @@ TEST(PhaseTimings, FinishingTwiceKeepsTheFirstEnd) {
 
 TEST(PhaseTimings, WritesOneLinePerPhaseAndTheTotal) {
   FakeProcess p;
-  p.timings.phase("reading");
-  p.now += milliseconds(1500);
-  p.peak = 100 << 20;
-  p.timings.phase("patterns");
-  p.now += milliseconds(500);
-  p.peak = 150 << 20;
-  p.timings.finish();
+  p.run({{"reading", 1500, 100}, {"patterns", 500, 150}});
   std::ostringstream out;
   p.timings.write(out);
   EXPECT_EQ(out.str(),
@@ -61,7 +63,9 @@ TEST(PhaseTimings, WritesOneLinePerPhaseAndTheTotal) {
             "  total                2.00 s      150 MiB peak\n");
 }
 
-TEST(PhaseTimings, ThisProcessHasAPeak) { EXPECT_GT(peak_resident_bytes(), 0u); }
+TEST(PhaseTimings, ThisProcessHasAPeak) {
+  EXPECT_GT(peak_resident_bytes(), 0u);
+}
 
 }  // namespace
 }  // namespace collwrap::testing
