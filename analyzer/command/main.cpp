@@ -30,6 +30,10 @@ namespace {
 constexpr int kExitBadTrace = 1;
 constexpr int kExitUsage = 2;
 
+// --timings: what each phase took (set up by run()). Declared before `progress`, which tells
+// it of every phase and so must go first.
+std::optional<collwrap::PhaseTimings> timings;
+
 // The progress line of the running analysis (set up by run()), erased before any message.
 std::optional<collwrap::ProgressReporter> progress;
 
@@ -92,7 +96,6 @@ int run(const collwrap::CommandLine& cl) {
     }
   }
   // Only process 0 of a job speaks, so only it keeps timings.
-  std::optional<collwrap::PhaseTimings> timings;
   if (cl.timings && speaks()) timings.emplace();
   progress.emplace(std::cerr, cl.clock_repair ? 5 : 4,
                    collwrap::ProgressReporter::Options{

@@ -5,7 +5,8 @@ Analyzes one archive alone (or takes a reference report) and then as the process
 job for each K given, and compares the JSON reports field by field (compare_reports.py: only
 the archive path and tool version may differ) and the terminal summaries line by line. With
 --failure-check it also runs a job on a path that is no archive: every process must stop, the
-job must exit 2 and process 0 must say, once, which process failed. With --remove FILE the
+job must exit 2 and process 0 must say, once, which process failed, and --timings must print
+one table of the phases, alone and from a job. With --remove FILE the
 archive is copied and FILE (an event file, relative to the archive) removed from the copy
 first: a damaged share reads as the analyzer alone reads it.
 
@@ -53,6 +54,22 @@ def check_failure(args):
     print(f"a job on a missing archive: exit 2, {said[0]!r}")
 
 
+def check_timings(args):
+    """--timings: process 0 alone prints each phase, once, and the job ends cleanly."""
+    phases = ["reading", "matching", "clock repair", "patterns", "writing reports", "total"]
+    for command in ([args.analyzer, args.archive], job(args, 2)):
+        run = subprocess.run(command + ["--patterns", "all", "-q", "--timings"], env=ENV,
+                             capture_output=True, text=True, timeout=TIMEOUT_S)
+        lines = run.stderr.splitlines()
+        headers = [line for line in lines if "time and peak resident size" in line]
+        named = [line.split()[0] + (" " + line.split()[1] if line.split()[1].isalpha() else "")
+                 for line in lines if line.startswith("  ")]
+        if run.returncode != 0 or len(headers) != 1 or named != phases:
+            sys.exit(f"FAIL: {' '.join(command)} --timings exited {run.returncode} and printed "
+                     f"{run.stderr!r}; expected one table of {phases}")
+    print("--timings: one table of the phases, alone and from a job")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--analyzer", required=True)
@@ -94,6 +111,7 @@ def main():
               f"({len(expected['findings'])} findings)")
     if args.failure_check:
         check_failure(args)
+        check_timings(args)
     print("reports equal")
 
 
