@@ -50,54 +50,72 @@ class DelayAnalysis {
     costs_.short_term.assign(graph.calls(), 0);
     costs_.long_term.assign(graph.calls(), 0);
     costs_.largest_charge.assign(graph.calls(), 0);
-    propagated_.assign(graph.calls(), 0);
-    origin_.assign(graph.calls(), kNone);
-    origin_share_.assign(graph.calls(), 0);
+    list_waits();
+    propagated_.assign(waits_.size(), 0);
+    origin_.assign(waits_.size(), kNone);
+    origin_share_.assign(waits_.size(), 0);
     excess_.assign(types.types(), 0);
     delayer_time_.assign(types.types(), 0);
     seen_.assign(types.types(), 0);
   }
 
   DelayCosts run() {
-    const std::vector<std::uint32_t> waits = waits_last_first();
-    for (const std::uint32_t w : waits) attribute(w);
-    costs_.waits = waits.size();
+    const std::vector<std::uint32_t> order = waits_last_first();
+    for (const std::uint32_t w : order) attribute(w);
+    costs_.waits = waits_.size();
     return std::move(costs_);
   }
 
  private:
-  // The waits from the last to finish to the first; of two that finish together, the one with
-  // the larger call id first. A location's Leaves never decrease in a replay, so each
-  // location's waits are in that order already when read backwards: merged, not sorted.
+  // The calls that waited, by location and then call (waits_), and where each location's
+  // begin (loc_first_wait_). What is passed on from wait to wait is kept per wait, not per
+  // call: most calls do not wait.
+  void list_waits() {
+    loc_first_wait_.reserve(graph_.loc_first_call.size());
+    for (std::uint32_t loc = 0; loc + 1 < graph_.loc_first_call.size(); ++loc) {
+      loc_first_wait_.push_back(static_cast<std::uint32_t>(waits_.size()));
+      for (std::uint32_t g = graph_.loc_first_call[loc]; g < graph_.loc_first_call[loc + 1]; ++g)
+        if (times_.wait(g) > 0) waits_.push_back(g);
+    }
+    loc_first_wait_.push_back(static_cast<std::uint32_t>(waits_.size()));
+  }
+
+  // The waits (indexes into waits_) from the last to finish to the first; of two that finish
+  // together, the one with the larger call id first. A location's Leaves never decrease in a
+  // replay, so each location's waits are in that order already when read backwards: merged,
+  // not sorted.
   std::vector<std::uint32_t> waits_last_first() const {
     struct Head {
       TimeNs leave;
       std::uint32_t call;
-      std::uint32_t index, first;  // into by_call: this wait, its location's first wait
+      std::uint32_t index, first;  // into waits_: this wait, its location's first wait
       bool operator<(const Head& o) const {
         return leave != o.leave ? leave < o.leave : call < o.call;
       }
     };
-    std::vector<std::uint32_t> by_call;  // by location, then call
     std::priority_queue<Head> heads;
     const auto push = [&](std::uint32_t index, std::uint32_t first) {
-      heads.push({times_.leave[by_call[index]], by_call[index], index, first});
+      heads.push({times_.leave[waits_[index]], waits_[index], index, first});
     };
-    for (std::uint32_t loc = 0; loc + 1 < graph_.loc_first_call.size(); ++loc) {
-      const auto first = static_cast<std::uint32_t>(by_call.size());
-      for (std::uint32_t g = graph_.loc_first_call[loc]; g < graph_.loc_first_call[loc + 1]; ++g)
-        if (times_.wait(g) > 0) by_call.push_back(g);
-      if (by_call.size() > first) push(static_cast<std::uint32_t>(by_call.size()) - 1, first);
-    }
+    for (std::size_t loc = 0; loc + 1 < loc_first_wait_.size(); ++loc)
+      if (loc_first_wait_[loc + 1] > loc_first_wait_[loc])
+        push(loc_first_wait_[loc + 1] - 1, loc_first_wait_[loc]);
     std::vector<std::uint32_t> order;
-    order.reserve(by_call.size());
+    order.reserve(waits_.size());
     while (!heads.empty()) {
       const Head head = heads.top();
       heads.pop();
-      order.push_back(head.call);
+      order.push_back(head.index);
       if (head.index > head.first) push(head.index - 1, head.first);
     }
     return order;
+  }
+
+  // The first of the location's waits at or after call g.
+  std::uint32_t first_wait_from(std::uint32_t loc, std::uint32_t g) const {
+    const auto begin = waits_.begin() + loc_first_wait_[loc];
+    const auto end = waits_.begin() + loc_first_wait_[loc + 1];
+    return static_cast<std::uint32_t>(std::lower_bound(begin, end, g) - waits_.begin());
   }
 
   TimeNs segment(std::uint32_t g) const {
@@ -117,10 +135,12 @@ class DelayAnalysis {
     return limit;
   }
 
-  void attribute(std::uint32_t w) {
+  // The wait waits_[wait].
+  void attribute(std::uint32_t wait) {
+    const std::uint32_t w = waits_[wait];
     const std::uint32_t s = times_.waited_for[w];
     const double direct = static_cast<double>(times_.wait(w));
-    const double propagated = propagated_[w];
+    const double propagated = propagated_[wait];
     costs_.total_wait += direct;
     const Location& waiter = trace_.locations[graph_.call_loc[w]];
     const Location& delayer = trace_.locations[graph_.call_loc[s]];
@@ -161,20 +181,23 @@ class DelayAnalysis {
         costs_.short_term[d] += direct * share;
         costs_.long_term[d] += propagated * share;
         charge(d, w, direct * share, 0);
-        if (propagated > 0) charge(d, origin_[w], 0, propagated * share);
+        if (propagated > 0) charge(d, origin_[wait], 0, propagated * share);
       }
       if (wait_excess > 0) {
         const double passed_on = (direct + propagated) * wait_excess / total_excess;
-        for (std::uint32_t d = d0; d < s; ++d)
-          if (const TimeNs waited = times_.wait(d); waited > 0) {
-            const double part =
-                passed_on * static_cast<double>(waited) / static_cast<double>(delayer_wait);
-            propagated_[d] += part;
-            if (part > origin_share_[d]) {
-              origin_share_[d] = part;
-              origin_[d] = direct >= propagated ? w : origin_[w];
-            }
+        // The delayer's waits in [d0, s), in call order.
+        const std::uint32_t delayer_loc = graph_.call_loc[s];
+        for (std::uint32_t k = first_wait_from(delayer_loc, d0);
+             k < loc_first_wait_[delayer_loc + 1] && waits_[k] < s; ++k) {
+          const TimeNs waited = times_.wait(waits_[k]);
+          const double part =
+              passed_on * static_cast<double>(waited) / static_cast<double>(delayer_wait);
+          propagated_[k] += part;
+          if (part > origin_share_[k]) {
+            origin_share_[k] = part;
+            origin_[k] = direct >= propagated ? w : origin_[wait];
           }
+        }
       }
     }
     for (const std::uint32_t t : touched_) excess_[t] = delayer_time_[t] = 0;
@@ -209,9 +232,11 @@ class DelayAnalysis {
   const ReplayTimes& times_;
   const DelayOptions& options_;
   DelayCosts costs_;
-  std::vector<double> propagated_;     // by global call: waiting passed on to it, in ns
-  std::vector<std::uint32_t> origin_;  // by global call: the wait its largest part came from
-  std::vector<double> origin_share_;   // by global call: that part, in ns
+  std::vector<std::uint32_t> waits_;           // global calls that waited, by location, call
+  std::vector<std::uint32_t> loc_first_wait_;  // by location: its first in waits_
+  std::vector<double> propagated_;             // by wait: waiting passed on to it, in ns
+  std::vector<std::uint32_t> origin_;  // by wait: the wait (call) its largest part came from
+  std::vector<double> origin_share_;   // by wait: that part, in ns
   FlatMap<ChargeKey, ChargeKeyHash> charge_index_{64};  // into costs_.charges
   std::vector<TimeNs> excess_;                          // by segment type, for the interval at hand
   std::vector<TimeNs> delayer_time_;    // by segment type: the delayer's time in the interval
