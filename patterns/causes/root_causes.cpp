@@ -86,6 +86,10 @@ class CauseFinder {
     result.delay.attributed_s = (costs.total_wait - costs.residual) * 1e-9;
 
     const std::vector<Candidate> per_location = collect(costs);
+    // The per-call costs are summed into the candidates now: their memory goes to the what-if
+    // replays below.
+    std::vector<double>().swap(costs.short_term);
+    std::vector<double>().swap(costs.long_term);
     std::vector<Candidate> chosen = most_costly(per_location);
     const std::size_t single_location = chosen.size();
     for (const Candidate& c : most_costly(imbalances(per_location))) chosen.push_back(c);
