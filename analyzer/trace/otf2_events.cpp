@@ -23,9 +23,12 @@ std::size_t grown(std::size_t size) {
   return size + size / 4 + 1024;
 }
 
+// call_first_op has one entry more than calls: reserved once, at its own size, so that it is
+// not allocated twice.
 void reserve_calls(Location& l, std::size_t n) {
-  for_each_call_column(l, [&](auto& column) { column.reserve(n); });
-  l.call_first_op.reserve(n + 1);  // one entry more than calls
+  for_each_call_column(l, [&](auto& column) {
+    column.reserve(static_cast<const void*>(&column) == &l.call_first_op ? n + 1 : n);
+  });
 }
 
 void reserve_ops(Location& l, std::size_t n) {
