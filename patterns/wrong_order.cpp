@@ -2,7 +2,7 @@
 // arrived (Akopyan and Andreev, ISP RAS, "wrong order"; Scalasca's "Late Sender, Wrong Order").
 #include <algorithm>
 #include <limits>
-#include <numeric>
+#include <optional>
 #include <unordered_map>
 
 #include "catalog.h"
@@ -14,15 +14,22 @@ namespace {
 
 // One received message, seen from its receiver.
 struct Received {
-  std::uint32_t call;  // the call that completed the receive
-  TimeNs recv_end;     // Exit of that call
-  TimeNs send_end;     // Exit of the call that started the send
+  TimeNs send_end;  // Exit of the call that started the send
   std::uint32_t comm;
   Peer sender;
   bool eager;   // sent with Send/Bsend/Isend below the limit: arrived on its own
   TimeNs idle;  // late-sender idle of its receive
   SendMode mode;
-  MessageOrder order = MessageOrder::None;
+};
+
+// A waiting receive that was in wrong order, with what its instance reports.
+struct WrongOrderReceive {
+  std::uint32_t call;  // the call that completed the receive
+  std::uint32_t op;
+  TimeNs idle;
+  Peer sender;
+  SendMode mode;
+  MessageOrder order;
 };
 
 // Earliest send completion among messages already seen, per source and per communicator.
@@ -70,57 +77,67 @@ class EarliestSends {
   std::unordered_map<std::uint32_t, Top2> by_comm_;
 };
 
-std::vector<Received> received_messages(const RuleContext& context, std::uint32_t loc) {
+// The message a receive op (Recv or Irecv) completed, if its send is in the trace.
+std::optional<Received> received_message(const RuleContext& context, std::uint32_t loc,
+                                         std::uint32_t op) {
   const Trace& trace = context.trace;
   const Location& l = trace.locations[loc];
-  std::vector<Received> out;
-  for (std::uint32_t call = 0; call < l.calls(); ++call) {
-    for (const std::uint32_t op : ops_of_call(trace, loc, call)) {
-      if (l.op_kind[op] != OpKind::Recv && l.op_kind[op] != OpKind::Irecv) continue;
-      const Message* m = message_of(context.matching, loc, op);
-      const CallView send = m == nullptr ? CallView{} : send_call(trace, *m);
-      if (!send.valid()) continue;
-      const SendMode mode = send_mode(trace, *m);
-      const bool eager = (mode == SendMode::Standard || mode == SendMode::Buffered) &&
-                         !send_waits_for_receiver(context, *m);
-      out.push_back({call, l.call_leave[call], send.leave, l.op_comm[op],
-                     peer_at(trace, m->send.loc), eager, late_sender_idle(trace, *m), mode});
-    }
-  }
-  return out;
+  if (l.op_kind[op] != OpKind::Recv && l.op_kind[op] != OpKind::Irecv) return std::nullopt;
+  const Message* m = message_of(context.matching, loc, op);
+  const CallView send = m == nullptr ? CallView{} : send_call(trace, *m);
+  if (!send.valid()) return std::nullopt;
+  const SendMode mode = send_mode(trace, *m);
+  const bool eager = (mode == SendMode::Standard || mode == SendMode::Buffered) &&
+                     !send_waits_for_receiver(context, *m);
+  return Received{send.leave, l.op_comm[op], peer_at(trace, m->send.loc), eager,
+                  late_sender_idle(trace, *m),  mode};
 }
 
 // Akopyan and Andreev: End(S_a) < End(S_b), End(R_b) < End(R_a) and Start(R_b) < Start(S_b).
 // Sweeping the receives from the last completed to the first, every message already seen was
 // received later; the waiting receive b is in wrong order when one of them was sent eagerly before
 // b's send ended and before b's wait ended (so it had arrived while b waited).
-void classify_order(std::vector<Received>& received) {
-  std::vector<std::size_t> by_recv_end(received.size());
-  std::iota(by_recv_end.begin(), by_recv_end.end(), 0);
-  std::sort(by_recv_end.begin(), by_recv_end.end(), [&](std::size_t a, std::size_t b) {
-    return received[a].recv_end > received[b].recv_end;
-  });
+// A location's calls end in time order (the reader and the clock repair keep its timestamps from
+// going backwards), so the sweep walks the calls backwards and holds only the receives of the
+// calls that ended at the same instant: none of them was received "later" than another.
+// Returns the receives in wrong order, by call and op.
+std::vector<WrongOrderReceive> wrong_order_receives(const RuleContext& context, std::uint32_t loc) {
+  const Trace& trace = context.trace;
+  const Location& l = trace.locations[loc];
   EarliestSends later_received;
-  for (std::size_t i = 0; i < by_recv_end.size();) {
-    std::size_t group_end = i;  // receives completed at the same time are not "later"
-    while (group_end < by_recv_end.size() &&
-           received[by_recv_end[group_end]].recv_end == received[by_recv_end[i]].recv_end)
-      ++group_end;
-    for (std::size_t j = i; j < group_end; ++j) {
-      Received& b = received[by_recv_end[j]];
-      if (b.idle <= 0) continue;
-      const TimeNs arrived_before = std::min(b.send_end, b.recv_end);
-      if (later_received.from_same_source_before(b.comm, b.sender.rank, arrived_before))
-        b.order = MessageOrder::SameSource;
-      else if (later_received.from_other_source_before(b.comm, b.sender.rank, arrived_before))
-        b.order = MessageOrder::DifferentSource;
+  std::vector<WrongOrderReceive> out;
+  struct Pending {
+    std::uint32_t call, op;
+    Received r;
+  };
+  std::vector<Pending> same_end;
+  for (std::uint32_t end = l.calls(); end > 0;) {
+    std::uint32_t first = end - 1;
+    while (first > 0 && l.call_leave[first - 1] == l.call_leave[end - 1]) --first;
+    same_end.clear();
+    for (std::uint32_t call = first; call < end; ++call)
+      for (const std::uint32_t op : ops_of_call(trace, loc, call))
+        if (const auto r = received_message(context, loc, op)) same_end.push_back({call, op, *r});
+    const TimeNs recv_end = l.call_leave[end - 1];
+    for (const Pending& b : same_end) {
+      if (b.r.idle <= 0) continue;
+      const TimeNs arrived_before = std::min(b.r.send_end, recv_end);
+      MessageOrder order = MessageOrder::None;
+      if (later_received.from_same_source_before(b.r.comm, b.r.sender.rank, arrived_before))
+        order = MessageOrder::SameSource;
+      else if (later_received.from_other_source_before(b.r.comm, b.r.sender.rank, arrived_before))
+        order = MessageOrder::DifferentSource;
+      if (order != MessageOrder::None)
+        out.push_back({b.call, b.op, b.r.idle, b.r.sender, b.r.mode, order});
     }
-    for (std::size_t j = i; j < group_end; ++j) {
-      const Received& a = received[by_recv_end[j]];
-      if (a.eager) later_received.add(a.comm, a.sender.rank, a.send_end);
-    }
-    i = group_end;
+    for (const Pending& a : same_end)
+      if (a.r.eager) later_received.add(a.r.comm, a.r.sender.rank, a.r.send_end);
+    end = first;
   }
+  std::sort(out.begin(), out.end(), [](const WrongOrderReceive& a, const WrongOrderReceive& b) {
+    return std::pair(a.call, a.op) < std::pair(b.call, b.op);
+  });
+  return out;
 }
 
 // wrong_order
@@ -132,16 +149,11 @@ void classify_order(std::vector<Received>& received) {
 void find_wrong_order(const RuleContext& context, InstanceSink& sink) {
   WorstWait worst;
   for (std::uint32_t loc = 0; loc < context.trace.locations.size(); ++loc) {
-    std::vector<Received> received = received_messages(context, loc);
-    if (std::none_of(received.begin(), received.end(),
-                     [](const Received& r) { return r.idle > 0; }))
-      continue;  // no receive waited: nothing can be in wrong order
-    classify_order(received);
-    for (std::size_t i = 0; i < received.size(); ++i) {
-      const Received& r = received[i];
-      if (r.order != MessageOrder::None)
-        worst.add(r.idle, r.sender, {.send_mode = r.mode, .order = r.order});
-      if (i + 1 == received.size() || received[i + 1].call != r.call)
+    const std::vector<WrongOrderReceive> receives = wrong_order_receives(context, loc);
+    for (std::size_t i = 0; i < receives.size(); ++i) {
+      const WrongOrderReceive& r = receives[i];
+      worst.add(r.idle, r.sender, {.send_mode = r.mode, .order = r.order});
+      if (i + 1 == receives.size() || receives[i + 1].call != r.call)
         worst.flush(kWrongOrder, loc, r.call, sink);
     }
   }

@@ -37,6 +37,37 @@ TEST(WrongOrder, DifferentSource) {
   EXPECT_EQ(found[0].peers, std::vector<std::int32_t>{1});
 }
 
+// Receives completed by the same call (or by calls that end at the same instant) were not
+// received one after the other: an eager message among them does not put the waiting one in
+// wrong order. A later call that ends after them does.
+TEST(WrongOrder, ReceivesCompletedTogetherAreNotLater) {
+  TraceBuilder b(2);
+  b.send(b.call(1, "MPI_Send", 100, 110), 0, 0, 8);
+  b.send(b.call(1, "MPI_Send", 1000, 1010), 0, 2, 8);
+  b.irecv_request(b.call(0, "MPI_Irecv", 150, 160), 1);
+  b.irecv_request(b.call(0, "MPI_Irecv", 170, 180), 2);
+  const auto waitall = b.call(0, "MPI_Waitall", 200, 1010);
+  b.irecv(waitall, 1, 2, 8, 1);
+  b.irecv(waitall, 1, 0, 8, 2);
+  const Trace together = b.finish();
+  EXPECT_TRUE(find(kWrongOrder, together).empty());
+  ASSERT_EQ(find(kLateSender, together).size(), 1u);
+
+  TraceBuilder c(2);
+  c.send(c.call(1, "MPI_Send", 100, 110), 0, 0, 8);
+  c.send(c.call(1, "MPI_Send", 1000, 1010), 0, 2, 8);
+  c.recv(c.call(0, "MPI_Recv", 200, 1010), 1, 2, 8);
+  c.recv(c.call(0, "MPI_Recv", 1010, 1010), 1, 0, 8);  // ends at the same instant
+  EXPECT_TRUE(find(kWrongOrder, c.finish()).empty());
+
+  TraceBuilder d(2);
+  d.send(d.call(1, "MPI_Send", 100, 110), 0, 0, 8);
+  d.send(d.call(1, "MPI_Send", 1000, 1010), 0, 2, 8);
+  d.recv(d.call(0, "MPI_Recv", 200, 1010), 1, 2, 8);
+  d.recv(d.call(0, "MPI_Recv", 1010, 1011), 1, 0, 8);  // one nanosecond later
+  EXPECT_EQ(find(kWrongOrder, d.finish()).size(), 1u);
+}
+
 TEST(WrongOrder, ReceivingInSendOrderIsFine) {
   TraceBuilder b(2);
   b.send(b.call(1, "MPI_Send", 100, 110), 0, 0, 8);
