@@ -89,8 +89,9 @@ std::optional<Received> received_message(const RuleContext& context, std::uint32
   const SendMode mode = send_mode(trace, *m);
   const bool eager = (mode == SendMode::Standard || mode == SendMode::Buffered) &&
                      !send_waits_for_receiver(context, *m);
-  return Received{send.leave, l.op_comm[op], peer_at(trace, m->send.loc), eager,
-                  late_sender_idle(trace, *m),  mode};
+  return Received{
+      send.leave, l.op_comm[op], peer_at(trace, m->send.loc), eager, late_sender_idle(trace, *m),
+      mode};
 }
 
 // Akopyan and Andreev: End(S_a) < End(S_b), End(R_b) < End(R_a) and Start(R_b) < Start(S_b).

@@ -1,11 +1,15 @@
 #include "critical_path.h"
 
-#include <algorithm>
-
 namespace collwrap {
 
-CriticalPath critical_path(const Trace& trace, const ReplayGraph& graph, const ReplayTimes& times) {
-  CriticalPath path;
+CriticalPathTotals walk_critical_path(const Trace& trace, const ReplayGraph& graph,
+                                      const ReplayTimes& times,
+                                      const std::function<void(const CriticalPathStep&)>& visit) {
+  CriticalPathTotals totals;
+  const auto step = [&](std::uint32_t call, TimeNs call_time, TimeNs segment_time) {
+    totals.length += call_time + segment_time;
+    visit({call, call_time, segment_time});
+  };
   // The location whose last call leaves last.
   std::uint32_t g = kNone;
   for (std::uint32_t loc = 0; loc + 1 < graph.loc_first_call.size(); ++loc) {
@@ -20,50 +24,37 @@ CriticalPath critical_path(const Trace& trace, const ReplayGraph& graph, const R
     const std::uint32_t at = waited_for == kNone ? g : waited_for;  // the Enter we go on from
     if (at != g) {
       // The waiting call's own part; the path continues at the Enter of the call waited for.
-      path.calls.push_back(g);
-      path.call_time.push_back(times.leave[g] - from);
-      path.segment_time.push_back(0);
-      ++path.hops;
+      step(g, times.leave[g] - from, 0);
+      ++totals.hops;
     }
     const std::uint32_t loc = graph.call_loc[at];
     const bool first = at == graph.loc_first_call[loc];
     const TimeNs previous = first ? trace.begin : times.leave[at - 1];
-    if (at == g) {
-      path.calls.push_back(g);
-      path.call_time.push_back(times.leave[g] - times.enter[g]);
-    } else {
-      path.calls.push_back(at);
-      path.call_time.push_back(0);  // its time after `from` is not on the path
-    }
-    path.segment_time.push_back(times.enter[at] - previous);
+    // A call waited for has no time after `from` on the path.
+    step(at, at == g ? times.leave[g] - times.enter[g] : 0, times.enter[at] - previous);
     g = first ? kNone : at - 1;
   }
-  for (std::size_t i = 0; i < path.calls.size(); ++i)
-    path.length += path.call_time[i] + path.segment_time[i];
-  return path;
+  return totals;
 }
 
-std::vector<CriticalPathPiece> critical_path_pieces(const ReplayGraph& graph,
-                                                    const ReplayTimes& times,
-                                                    const CriticalPath& path) {
-  std::vector<CriticalPathPiece> pieces;
-  const auto add = [&](std::uint32_t loc, TimeNs from, TimeNs to) {
-    if (to <= from) return;
-    // The steps run backwards in time: a piece on the same location extends the last one.
-    if (!pieces.empty() && pieces.back().loc == loc) {
-      pieces.back().from = from;
-    } else {
-      pieces.push_back({loc, from, to});
-    }
-  };
-  for (std::size_t i = 0; i < path.calls.size(); ++i) {
-    const std::uint32_t g = path.calls[i];
-    const std::uint32_t loc = graph.call_loc[g];
-    add(loc, times.leave[g] - path.call_time[i], times.leave[g]);
-    add(loc, times.enter[g] - path.segment_time[i], times.enter[g]);
-  }
-  std::reverse(pieces.begin(), pieces.end());
-  return pieces;
+void CriticalPathPieces::extend(std::uint32_t loc, TimeNs from, TimeNs to) {
+  if (to <= from) return;
+  // The steps run backwards in time: a piece on the same location extends the last one.
+  if (!latest_first_.empty() && latest_first_.back().loc == loc)
+    latest_first_.back().from = from;
+  else
+    latest_first_.push_back({loc, from, to});
+}
+
+void CriticalPathPieces::add(const CriticalPathStep& step) {
+  const std::uint32_t g = step.call;
+  const std::uint32_t loc = graph_.call_loc[g];
+  extend(loc, times_.leave[g] - step.call_time, times_.leave[g]);
+  extend(loc, times_.enter[g] - step.segment_time, times_.enter[g]);
+}
+
+std::vector<CriticalPathPiece> CriticalPathPieces::finish() const {
+  return {latest_first_.rbegin(), latest_first_.rend()};
 }
 
 }  // namespace collwrap

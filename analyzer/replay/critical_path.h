@@ -8,23 +8,31 @@
 // location. Every nanosecond from the start of the trace to the end is on the path once.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "replay.h"
 
 namespace collwrap {
 
-struct CriticalPath {
-  // Steps, last first: global call id, the part of the call on the path, and the compute
-  // segment before the call (on the path whenever the call's Enter is).
-  std::vector<std::uint32_t> calls;
-  std::vector<TimeNs> call_time;
-  std::vector<TimeNs> segment_time;
-  TimeNs length = 0;       // sum of both; equals the replay's end − start of the trace
+// One step of the walk: a call (global id), the part of it on the path, and the compute
+// segment before the call (on the path whenever the call's Enter is).
+struct CriticalPathStep {
+  std::uint32_t call = 0;
+  TimeNs call_time = 0;
+  TimeNs segment_time = 0;
+};
+
+struct CriticalPathTotals {
+  TimeNs length = 0;       // sum of every step's two parts; equals the replay's end − trace start
   std::uint32_t hops = 0;  // changes of location
 };
 
-CriticalPath critical_path(const Trace& trace, const ReplayGraph& graph, const ReplayTimes& times);
+// Walks the path, last step first, and hands each step to `visit` as it goes: the steps are
+// as many as the calls, so they are summed where they are made instead of stored.
+CriticalPathTotals walk_critical_path(const Trace& trace, const ReplayGraph& graph,
+                                      const ReplayTimes& times,
+                                      const std::function<void(const CriticalPathStep&)>& visit);
 
 // The path as a line through a timeline: one piece per stay on a location, earliest first;
 // each piece ends where the next begins (in `times`, trace time).
@@ -33,8 +41,20 @@ struct CriticalPathPiece {
   TimeNs from = 0, to = 0;
 };
 
-std::vector<CriticalPathPiece> critical_path_pieces(const ReplayGraph& graph,
-                                                    const ReplayTimes& times,
-                                                    const CriticalPath& path);
+// Gathers the pieces from the steps of walk_critical_path, in the order it visits them.
+class CriticalPathPieces {
+ public:
+  CriticalPathPieces(const ReplayGraph& graph, const ReplayTimes& times)
+      : graph_(graph), times_(times) {}
+  void add(const CriticalPathStep& step);
+  std::vector<CriticalPathPiece> finish() const;  // earliest first, at its own size
+
+ private:
+  void extend(std::uint32_t loc, TimeNs from, TimeNs to);
+
+  const ReplayGraph& graph_;
+  const ReplayTimes& times_;
+  std::vector<CriticalPathPiece> latest_first_;
+};
 
 }  // namespace collwrap

@@ -30,73 +30,77 @@ SegmentDescription describe_segment(const Trace& trace, const SegmentTypes& type
   return d;
 }
 
-CriticalPathSummary summarize_critical_path(const Trace& trace, const ReplayGraph& graph,
-                                            const SegmentTypes& types, const ReplayTimes& times,
-                                            const CriticalPath& path, std::size_t top) {
-  CriticalPathSummary s;
-  s.length_s = seconds(path.length);
-  s.hops = path.hops;
-  std::vector<TimeNs> on_path(types.types(), 0), total(types.types(), 0);
-  // Call sites, then (for calls without a site) MPI functions.
-  std::vector<TimeNs> site_time(trace.callsites.size() + trace.regions.size(), 0);
-  TimeNs compute = 0, mpi = 0;
-  for (std::size_t i = 0; i < path.calls.size(); ++i) {
-    const std::uint32_t g = path.calls[i];
-    on_path[types.type_of_call[g]] += path.segment_time[i];
-    compute += path.segment_time[i];
-    mpi += path.call_time[i];
-    const Location& l = trace.locations[graph.call_loc[g]];
-    const std::uint32_t end = segment_end_of_call(l, graph.local(g));
-    site_time[end & kRegionEnd ? trace.callsites.size() + (end & ~kRegionEnd) : end] +=
-        path.call_time[i];
-  }
-  s.compute_s = seconds(compute);
-  s.mpi_s = seconds(mpi);
-  for (std::uint32_t loc = 0; loc < trace.locations.size(); ++loc)
-    for (std::uint32_t g = graph.loc_first_call[loc]; g < graph.loc_first_call[loc + 1]; ++g)
-      total[types.type_of_call[g]] +=
-          times.enter[g] - (g == graph.loc_first_call[loc] ? trace.begin : times.leave[g - 1]);
-  const double ranks = std::max(1, trace.world_size);
-  const double length = path.length > 0 ? static_cast<double>(path.length) : 1.0;
+CriticalPathTally::CriticalPathTally(const Trace& trace, const ReplayGraph& graph,
+                                     const SegmentTypes& types)
+    : trace_(trace),
+      graph_(graph),
+      types_(types),
+      on_path_(types.types(), 0),
+      site_time_(trace.callsites.size() + trace.regions.size(), 0),
+      site_region_(trace.callsites.size(), kNone) {}
 
-  std::vector<std::uint32_t> order(types.types());
+void CriticalPathTally::add(const CriticalPathStep& step) {
+  const std::uint32_t g = step.call;
+  on_path_[types_.type_of_call[g]] += step.segment_time;
+  compute_ += step.segment_time;
+  mpi_ += step.call_time;
+  const Location& l = trace_.locations[graph_.call_loc[g]];
+  const std::uint32_t call = graph_.local(g);
+  const std::uint32_t end = segment_end_of_call(l, call);
+  site_time_[end & kRegionEnd ? trace_.callsites.size() + (end & ~kRegionEnd) : end] +=
+      step.call_time;
+  const std::uint32_t site = l.call_callsite[call];
+  if (site != kNone && site_region_[site] == kNone) site_region_[site] = l.call_region[call];
+}
+
+CriticalPathSummary CriticalPathTally::summary(const ReplayTimes& times,
+                                               const CriticalPathTotals& totals,
+                                               std::size_t top) const {
+  CriticalPathSummary s;
+  s.length_s = seconds(totals.length);
+  s.hops = totals.hops;
+  s.compute_s = seconds(compute_);
+  s.mpi_s = seconds(mpi_);
+  std::vector<TimeNs> total(types_.types(), 0);
+  for (std::uint32_t loc = 0; loc < trace_.locations.size(); ++loc)
+    for (std::uint32_t g = graph_.loc_first_call[loc]; g < graph_.loc_first_call[loc + 1]; ++g)
+      total[types_.type_of_call[g]] +=
+          times.enter[g] - (g == graph_.loc_first_call[loc] ? trace_.begin : times.leave[g - 1]);
+  const double ranks = std::max(1, trace_.world_size);
+  const double length = totals.length > 0 ? static_cast<double>(totals.length) : 1.0;
+
+  std::vector<std::uint32_t> order(types_.types());
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return on_path[a] > on_path[b]; });
-  for (std::size_t i = 0; i < order.size() && i < top && on_path[order[i]] > 0; ++i) {
+            [&](std::uint32_t a, std::uint32_t b) { return on_path_[a] > on_path_[b]; });
+  for (std::size_t i = 0; i < order.size() && i < top && on_path_[order[i]] > 0; ++i) {
     const std::uint32_t t = order[i];
     CriticalPathSegment seg;
-    seg.segment = describe_segment(trace, types, t);
-    seg.time_s = seconds(on_path[t]);
-    seg.share = static_cast<double>(on_path[t]) / length;
+    seg.segment = describe_segment(trace_, types_, t);
+    seg.time_s = seconds(on_path_[t]);
+    seg.share = static_cast<double>(on_path_[t]) / length;
     seg.mean_per_rank_s = seconds(total[t]) / ranks;
     seg.imbalance_s = seg.time_s - seg.mean_per_rank_s;
     s.segments.push_back(std::move(seg));
   }
 
-  order.resize(site_time.size());
+  order.resize(site_time_.size());
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return site_time[a] > site_time[b]; });
-  for (std::size_t i = 0; i < order.size() && i < top && site_time[order[i]] > 0; ++i) {
+            [&](std::uint32_t a, std::uint32_t b) { return site_time_[a] > site_time_[b]; });
+  for (std::size_t i = 0; i < order.size() && i < top && site_time_[order[i]] > 0; ++i) {
     const std::uint32_t k = order[i];
     CriticalPathCallSite site;
-    if (k < trace.callsites.size()) {
-      site.file = trace.callsites[k].file;
-      site.line = trace.callsites[k].line;
+    if (k < trace_.callsites.size()) {
+      site.file = trace_.callsites[k].file;
+      site.line = trace_.callsites[k].line;
       // The MPI function of the first call with this site.
-      for (const std::uint32_t g : path.calls) {
-        const Location& l = trace.locations[graph.call_loc[g]];
-        if (l.call_callsite[graph.local(g)] == k) {
-          site.mpi_function = trace.regions[l.call_region[graph.local(g)]].name;
-          break;
-        }
-      }
+      if (site_region_[k] != kNone) site.mpi_function = trace_.regions[site_region_[k]].name;
     } else {
-      site.mpi_function = trace.regions[k - trace.callsites.size()].name;
+      site.mpi_function = trace_.regions[k - trace_.callsites.size()].name;
     }
-    site.time_s = seconds(site_time[k]);
-    site.share = static_cast<double>(site_time[k]) / length;
+    site.time_s = seconds(site_time_[k]);
+    site.share = static_cast<double>(site_time_[k]) / length;
     s.call_sites.push_back(std::move(site));
   }
   return s;

@@ -74,10 +74,15 @@ class CauseFinder {
         costs = delay_costs(trace_, graph_, types_, recorded_);
         return;
       }
-      const CriticalPath path = critical_path(trace_, graph_, recorded_);
-      result.critical_path =
-          summarize_critical_path(trace_, graph_, types_, recorded_, path, options_.top_segments);
-      result.critical_path_pieces = critical_path_pieces(graph_, recorded_, path);
+      CriticalPathTally tally(trace_, graph_, types_);
+      CriticalPathPieces pieces(graph_, recorded_);
+      const CriticalPathTotals totals =
+          walk_critical_path(trace_, graph_, recorded_, [&](const CriticalPathStep& step) {
+            tally.add(step);
+            pieces.add(step);
+          });
+      result.critical_path = tally.summary(recorded_, totals, options_.top_segments);
+      result.critical_path_pieces = pieces.finish();
       type_totals();
     });
     result.delay.waits = costs.waits;

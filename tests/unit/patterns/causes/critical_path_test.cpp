@@ -8,31 +8,48 @@
 namespace collwrap::testing {
 namespace {
 
-TimeNs segment_on_path(const CriticalPath& p, std::uint32_t g) {
+struct WalkedPath {
+  std::vector<CriticalPathStep> steps;  // last first, as visited
+  CriticalPathTotals totals;
+  std::vector<CriticalPathPiece> pieces;
+};
+
+WalkedPath walk(const TracedRun& run, const ReplayTimes& t) {
+  WalkedPath p;
+  CriticalPathPieces pieces(run.graph, t);
+  p.totals = walk_critical_path(run.trace, run.graph, t, [&](const CriticalPathStep& s) {
+    p.steps.push_back(s);
+    pieces.add(s);
+  });
+  p.pieces = pieces.finish();
+  return p;
+}
+
+TimeNs segment_on_path(const WalkedPath& p, std::uint32_t g) {
   TimeNs t = 0;
-  for (std::size_t i = 0; i < p.calls.size(); ++i)
-    if (p.calls[i] == g) t += p.segment_time[i];
+  for (const CriticalPathStep& s : p.steps)
+    if (s.call == g) t += s.segment_time;
   return t;
 }
 
 TEST(CriticalPath, FollowsTheChainOfMessagesBackToTheLateRank) {
   const TracedRun run(delay_chain());
   const ReplayTimes t = replay_trace(run.trace, run.graph);
-  const CriticalPath p = critical_path(run.trace, run.graph, t);
-  EXPECT_EQ(p.length, 440);  // the whole run, each nanosecond once
+  const WalkedPath p = walk(run, t);
+  EXPECT_EQ(p.totals.length, 440);  // the whole run, each nanosecond once
   // Backwards: rank 0's MPI_Finalize waits for rank 1 (the first of the two that enter last),
   // whose receive waited for rank 0's send.
-  EXPECT_EQ(p.hops, 2u);
+  EXPECT_EQ(p.totals.hops, 2u);
   EXPECT_EQ(segment_on_path(p, run.graph.global(0, 1)), 400);  // rank 0's compute
   EXPECT_EQ(segment_on_path(p, run.graph.global(2, 1)), 0);    // rank 2's compute is not on it
-  EXPECT_EQ(run.graph.call_loc[p.calls.back()], 0u);           // it starts on rank 0
+  EXPECT_EQ(run.graph.call_loc[p.steps.back().call], 0u);      // it starts on rank 0
 }
 
 TEST(CriticalPath, GoesThroughTheLastRankToEnterACollective) {
   const TracedRun run(imbalance_before_allreduce({100, 300, 100, 150}));
   const ReplayTimes t = replay_trace(run.trace, run.graph);
-  const CriticalPath p = critical_path(run.trace, run.graph, t);
-  EXPECT_EQ(p.length, t.end);
+  const WalkedPath p = walk(run, t);
+  EXPECT_EQ(p.totals.length, t.end);
   EXPECT_EQ(segment_on_path(p, run.graph.global(1, 1)), 300);
   for (std::uint32_t r : {0u, 2u, 3u}) EXPECT_EQ(segment_on_path(p, run.graph.global(r, 1)), 0);
 }
@@ -40,9 +57,9 @@ TEST(CriticalPath, GoesThroughTheLastRankToEnterACollective) {
 TEST(CriticalPathPieces, OnePiecePerRankVisitedEarliestFirstAndContiguous) {
   const TracedRun run(delay_chain());
   const ReplayTimes t = replay_trace(run.trace, run.graph);
-  const CriticalPath p = critical_path(run.trace, run.graph, t);
-  const std::vector<CriticalPathPiece> pieces = critical_path_pieces(run.graph, t, p);
-  ASSERT_EQ(pieces.size(), p.hops + 1u);  // rank 0, rank 1, then rank 0's MPI_Finalize
+  const WalkedPath p = walk(run, t);
+  const std::vector<CriticalPathPiece>& pieces = p.pieces;
+  ASSERT_EQ(pieces.size(), p.totals.hops + 1u);  // rank 0, rank 1, then rank 0's MPI_Finalize
   EXPECT_EQ(pieces[0].loc, 0u);
   EXPECT_EQ(pieces[1].loc, 1u);
   EXPECT_EQ(pieces[2].loc, 0u);
@@ -56,7 +73,7 @@ TEST(CriticalPathPieces, OnePiecePerRankVisitedEarliestFirstAndContiguous) {
     }
     covered += pieces[i].to - pieces[i].from;
   }
-  EXPECT_EQ(covered, p.length);
+  EXPECT_EQ(covered, p.totals.length);
   // Rank 0's compute (400 ns) is inside its piece.
   EXPECT_GE(pieces[0].to - pieces[0].from, 400);
 }
