@@ -16,8 +16,11 @@ struct PairTimes {
   std::vector<double> transfer_s;
 };
 
-CommPair cell_of(std::int32_t sender, std::int32_t receiver, const PairTimes& times) {
-  const SampleSummary t = summarize(times.transfer_s);
+// Sorts the pair's times in place and gives their memory back once summarized.
+CommPair cell_of(std::int32_t sender, std::int32_t receiver, PairTimes& times) {
+  sort_ascending(times.transfer_s);
+  const SampleSummary t = summarize_sorted(times.transfer_s);
+  std::vector<double>().swap(times.transfer_s);
   CommPair cell;
   cell.sender = sender;
   cell.receiver = receiver;

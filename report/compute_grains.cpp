@@ -20,6 +20,7 @@ constexpr std::array<double, 8> kGrainBinEdges = {1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 
 
 std::vector<double> grain_lengths(const Location& location) {
   std::vector<double> grains;
+  grains.reserve(location.calls());
   for (std::size_t c = 1; c < location.calls(); ++c) {
     const TimeNs gap = location.call_enter[c] - location.call_leave[c - 1];
     if (gap >= 0) grains.push_back(seconds(gap));
@@ -47,9 +48,12 @@ std::vector<GrainBin> grain_histogram(std::span<const double> grains_s) {
 std::vector<GrainDistribution> compute_grains(const Trace& trace) {
   std::vector<GrainDistribution> out;
   for (const Location& l : trace.locations) {
-    const std::vector<double> grains = grain_lengths(l);
+    std::vector<double> grains = grain_lengths(l);
     if (grains.empty()) continue;
-    const SampleSummary s = summarize(grains);
+    // The histogram sums the grains in the order they ran; the summary needs them sorted.
+    std::vector<GrainBin> histogram = grain_histogram(grains);
+    sort_ascending(grains);
+    const SampleSummary s = summarize_sorted(grains);
     GrainDistribution d;
     d.rank = l.rank;
     d.thread = l.thread;
@@ -59,7 +63,7 @@ std::vector<GrainDistribution> compute_grains(const Trace& trace) {
     d.median_s = s.median;
     d.mean_s = s.mean;
     d.max_s = s.max;
-    d.histogram = grain_histogram(grains);
+    d.histogram = std::move(histogram);
     out.push_back(std::move(d));
   }
   return out;

@@ -35,8 +35,10 @@ void sort_ascending(std::vector<double>& values) {
     std::sort(values.begin(), values.end());
     return;
   }
-  std::vector<std::uint64_t> keys(n), scratch(n);
+  std::vector<std::uint64_t> keys(n);
   for (std::size_t i = 0; i < n; ++i) keys[i] = order_key(values[i]);
+  std::vector<double>().swap(values);
+  std::vector<std::uint64_t> scratch(n);
   // Least significant 16 bits first; each pass is stable, so the last leaves them sorted.
   constexpr int kDigitBits = 16;
   std::vector<std::size_t> start(std::size_t{1} << kDigitBits);
@@ -49,15 +51,21 @@ void sort_ascending(std::vector<double>& values) {
     for (const std::uint64_t k : keys) scratch[start[(k >> shift) & 0xFFFF]++] = k;
     keys.swap(scratch);
   }
+  std::vector<std::uint64_t>().swap(scratch);
+  values.resize(n);
   for (std::size_t i = 0; i < n; ++i) values[i] = from_order_key(keys[i]);
 }
 
 SampleSummary summarize(std::span<const double> values) {
-  SampleSummary s;
-  s.n = values.size();
-  if (s.n == 0) return s;
   std::vector<double> sorted(values.begin(), values.end());
   sort_ascending(sorted);
+  return summarize_sorted(sorted);
+}
+
+SampleSummary summarize_sorted(std::span<const double> sorted) {
+  SampleSummary s;
+  s.n = sorted.size();
+  if (s.n == 0) return s;
   s.min = sorted.front();
   s.max = sorted.back();
   const std::size_t mid = s.n / 2;

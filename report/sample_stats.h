@@ -22,10 +22,15 @@ struct SampleSummary {
 
 // All zero for an empty sample.
 SampleSummary summarize(std::span<const double> values);
+// The same for values already in ascending order (sort_ascending): for callers that may sort
+// their own sample instead of letting summarize copy it.
+SampleSummary summarize_sorted(std::span<const double> sorted);
 
 // Sorts ascending, in the order std::sort gives, in time linear in the size: a radix sort
 // on the values' bit patterns. The analyzer summarizes samples of millions of transfer and
-// compute times, where a comparison sort was a twentieth of the analysis. No NaNs.
+// compute times, where a comparison sort was a twentieth of the analysis. No NaNs. Large
+// samples are sorted as keys, with the values' own memory given back meanwhile, so that the
+// sort needs twice their size at most.
 void sort_ascending(std::vector<double>& values);
 
 // The two-sided quantile of Student's t distribution: P(|T| ≤ t) = confidence, for
