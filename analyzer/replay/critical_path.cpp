@@ -1,5 +1,9 @@
 #include "critical_path.h"
 
+#include <algorithm>
+
+#include "unused_capacity.h"
+
 namespace collwrap {
 
 CriticalPathTotals walk_critical_path(const Trace& trace, const ReplayGraph& graph,
@@ -53,8 +57,12 @@ void CriticalPathPieces::add(const CriticalPathStep& step) {
   extend(loc, times_.enter[g] - step.segment_time, times_.enter[g]);
 }
 
-std::vector<CriticalPathPiece> CriticalPathPieces::finish() const {
-  return {latest_first_.rbegin(), latest_first_.rend()};
+std::vector<CriticalPathPiece> CriticalPathPieces::finish() {
+  // Turned around where they are, and kept only as large as they are: a copy at the exact size
+  // would need both at once, and the pieces can be as many as the calls.
+  std::reverse(latest_first_.begin(), latest_first_.end());
+  release_unused_capacity(latest_first_);
+  return std::move(latest_first_);
 }
 
 }  // namespace collwrap

@@ -47,7 +47,7 @@ class CriticalPathPieces {
   CriticalPathPieces(const ReplayGraph& graph, const ReplayTimes& times)
       : graph_(graph), times_(times) {}
   void add(const CriticalPathStep& step);
-  std::vector<CriticalPathPiece> finish() const;  // earliest first, at its own size
+  std::vector<CriticalPathPiece> finish();  // earliest first; once, at the end
 
  private:
   void extend(std::uint32_t loc, TimeNs from, TimeNs to);
