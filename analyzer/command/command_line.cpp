@@ -203,6 +203,7 @@ CommandLine parse_command_line(std::span<const std::string_view> args) {
     throw UsageError(
         "no trace given; name the archive directory (COLLWRAP_TRACE_DIR of the traced run) or its "
         "traces.otf2 file, e.g. analyzer collwrap-app-20240101-120000 --patterns all");
+  cl.causes.critical_path_pieces = cl.report_path("--html").has_value();
   return cl;
 }
 

@@ -162,7 +162,8 @@ struct CauseAnalysis {
   std::vector<RootCause> root_causes;     // by gain, then by cost
   DelaySummary delay;
   CriticalPathSummary critical_path;
-  std::vector<CriticalPathPiece> critical_path_pieces;  // for timelines; not in the JSON report
+  // For the HTML timeline, when CauseOptions::critical_path_pieces asks; not in the JSON report.
+  std::vector<CriticalPathPiece> critical_path_pieces;
   PopEfficiencies pop;
   std::vector<WhatIfResult> what_ifs;
 };

@@ -76,13 +76,14 @@ class CauseFinder {
       }
       CriticalPathTally tally(trace_, graph_, types_);
       CriticalPathPieces pieces(graph_, recorded_);
+      const bool draw = options_.critical_path_pieces;
       const CriticalPathTotals totals =
           walk_critical_path(trace_, graph_, recorded_, [&](const CriticalPathStep& step) {
             tally.add(step);
-            pieces.add(step);
+            if (draw) pieces.add(step);
           });
       result.critical_path = tally.summary(recorded_, totals, options_.top_segments);
-      result.critical_path_pieces = pieces.finish();
+      if (draw) result.critical_path_pieces = pieces.finish();
       type_totals();
     });
     result.delay.waits = costs.waits;

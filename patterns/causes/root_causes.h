@@ -17,6 +17,10 @@ struct CauseOptions {
   std::size_t estimated_causes = 20;  // root causes whose gain is estimated by a replay
   std::size_t top_segments = 10;      // critical-path segments and call sites listed
   std::vector<WhatIfSpec> what_ifs;
+  // The path's pieces for the HTML report's timeline, one per stay on a location: as many as
+  // the path's changes of rank (about half the calls of a tightly coupled run), so they are
+  // kept only when the timeline is drawn.
+  bool critical_path_pieces = false;
 };
 
 // `threads`: how many what-if replays run at once (0: one per core); the result does not

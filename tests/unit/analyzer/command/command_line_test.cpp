@@ -111,5 +111,11 @@ TEST(CommandLine, ReportFileOptions) {
     EXPECT_NE(usage_text().find(option), std::string::npos) << option;
 }
 
+// The critical path's pieces are as many as its hops; only the HTML timeline draws them.
+TEST(CommandLine, CriticalPathPiecesOnlyForTheHtmlReport) {
+  EXPECT_FALSE(parse({"t", "--json", "r.json", "--sarif", "r.sarif"}).causes.critical_path_pieces);
+  EXPECT_TRUE(parse({"t", "--html", "r.html"}).causes.critical_path_pieces);
+}
+
 }  // namespace
 }  // namespace collwrap::testing
