@@ -46,17 +46,13 @@ class KeyNumbers {
   std::vector<MessageKey> keys_;  // by number
 };
 
-// One side of a message, tagged with its key's number. For a send, `other` is the op that
-// completed it (== op for a blocking send; kNone if it never completed); for a receive, the
-// op that posted it (its IrecvRequest, or itself). Both ops are in location `loc`. `time` is
-// the op's time, copied while the locations are walked in order so that pairing reads no
-// scattered columns. There are many endpoints: they are kept small.
+// One side of a message, tagged with its key's number: a Send/Isend or a Recv/Irecv op of
+// location `loc`. There are as many as messages, twice: they hold only what cannot be looked
+// up in the trace.
 struct Endpoint {
   std::uint32_t key;
   std::uint32_t loc;
   std::uint32_t op;
-  std::uint32_t other;
-  TimeNs time;
 };
 
 bool valid_p2p(const Location& l, std::uint32_t op, std::size_t comms) {
@@ -80,7 +76,7 @@ std::vector<Endpoint> collect_sends(const Trace& trace, const Matching& m, KeyNu
         continue;
       }
       const MessageKey key{l.op_comm[op], l.rank, l.op_peer[op], l.op_tag[op]};
-      sends.push_back({keys.number(key), li, op, done, l.op_time[op]});
+      sends.push_back({keys.number(key), li, op});
     }
   }
   return sends;
@@ -117,7 +113,7 @@ std::vector<Endpoint> collect_receives(const Trace& trace, const Matching& m, Ke
         continue;
       }
       const MessageKey key{l.op_comm[recv], l.op_peer[recv], l.rank, l.op_tag[recv]};
-      receives.push_back({keys.number(key), li, recv, op, l.op_time[recv]});
+      receives.push_back({keys.number(key), li, recv});
     }
   }
   return receives;
@@ -132,6 +128,12 @@ KeyGroups group_endpoints(const Trace& trace, const std::vector<Endpoint>& endpo
       endpoints, keys, [](const Endpoint& e) { return e.key; },
       [](const Endpoint& e) { return e.loc; },
       [&](const Endpoint& e) { return trace.locations[e.loc].op_time[post_of(e)]; });
+}
+
+// The op that posted a receive: the IrecvRequest paired with an Irecv, else the receive itself.
+std::uint32_t receive_post(const Matching& m, const Endpoint& e) {
+  const std::uint32_t post = m.request_partner[e.loc][e.op];
+  return post == kNone ? e.op : post;
 }
 
 }  // namespace
@@ -163,7 +165,8 @@ void match_messages(const Trace& trace, Matching& m, MatchCounts& counts, unsign
           group_endpoints(trace, sends, keys.size(), [](const Endpoint& e) { return e.op; });
     } else if (task == 1) {
       recv_groups =
-          group_endpoints(trace, receives, keys.size(), [](const Endpoint& e) { return e.other; });
+          group_endpoints(trace, receives, keys.size(),
+                          [&](const Endpoint& e) { return receive_post(m, e); });
     } else {
       for (std::size_t li = 0; li < trace.locations.size(); ++li) {
         m.message_of_op[li].assign(trace.locations[li].ops(), kNone);
@@ -180,7 +183,8 @@ void match_messages(const Trace& trace, Matching& m, MatchCounts& counts, unsign
       const Endpoint& send = sends[send_groups.at(k, i)];
       const Endpoint& recv = receives[recv_groups.at(k, i)];
       // Clock condition: a message cannot be received before it was sent.
-      if (recv.time < send.time) ++counts.clock_violations;
+      if (trace.locations[recv.loc].op_time[recv.op] < trace.locations[send.loc].op_time[send.op])
+        ++counts.clock_violations;
       const auto index = static_cast<std::uint32_t>(m.messages.size());
       m.message_of_op[send.loc][send.op] = index;
       m.message_of_op[recv.loc][recv.op] = index;
