@@ -42,8 +42,8 @@ void visit_one_sided(const Trace& trace, const std::function<void(const Transfer
         t.from = l.rank, t.to = peer, t.bytes = l.op_bytes[op];
         visit(t);
       }
-      if (l.op_bytes_received[op] > 0) {
-        t.from = peer, t.to = l.rank, t.bytes = l.op_bytes_received[op];
+      if (const std::uint64_t received = l.bytes_received(op); received > 0) {
+        t.from = peer, t.to = l.rank, t.bytes = received;
         visit(t);
       }
     }

@@ -82,7 +82,7 @@ std::size_t write_rma_transfers(const Trace& trace, const TimelineSelection& sel
       const char* name = rma_transfer_name(l.op_kind[op]);
       if (name == nullptr) continue;
       const std::int32_t target = l.op_peer[op];
-      Json args = {{"bytes_sent", l.op_bytes[op]}, {"bytes_received", l.op_bytes_received[op]}};
+      Json args = {{"bytes_sent", l.op_bytes[op]}, {"bytes_received", l.bytes_received(op)}};
       if (target != kNoWorldRank) args["target"] = target;
       events.add({{"name", target == kNoWorldRank
                                ? std::string(name)

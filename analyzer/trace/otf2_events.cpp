@@ -150,8 +150,8 @@ class EventLoader {
     l.op_comm.push_back(f.comm);
     l.op_tag.push_back(f.tag);
     l.op_bytes.push_back(f.bytes);
-    l.op_bytes_received.push_back(f.bytes_received);
     l.op_request.push_back(f.request);
+    l.op_bytes_received.append(static_cast<std::uint32_t>(l.ops() - 1), f.bytes_received);
     l.call_first_op.back() = static_cast<std::uint32_t>(l.ops());
   }
 

@@ -96,7 +96,6 @@ std::uint32_t TraceBuilder::add_op(CallRef c, OpKind kind, TimeNs time) {
   l.op_comm.push_back(kNone);
   l.op_tag.push_back(0);
   l.op_bytes.push_back(0);
-  l.op_bytes_received.push_back(0);
   l.op_request.push_back(0);
   l.call_first_op.back() = static_cast<std::uint32_t>(l.ops());
   return static_cast<std::uint32_t>(l.ops() - 1);
@@ -161,7 +160,7 @@ std::uint32_t TraceBuilder::collective(CallRef c, CollOp coll, std::uint32_t com
   l.op_comm[op] = comm;
   l.op_peer[op] = root;
   l.op_bytes[op] = sent;
-  l.op_bytes_received[op] = received;
+  l.op_bytes_received.append(op, received);
   return op;
 }
 
@@ -190,7 +189,7 @@ std::uint32_t TraceBuilder::nbc_complete(CallRef c, CollOp coll, std::uint64_t r
   l.op_comm[op] = comm;
   l.op_peer[op] = root;
   l.op_bytes[op] = sent;
-  l.op_bytes_received[op] = received;
+  l.op_bytes_received.append(op, received);
   l.op_request[op] = request;
   return op;
 }
@@ -200,7 +199,7 @@ void set_rma(Location& l, std::uint32_t op, int target, std::uint64_t sent, std:
              std::uint32_t comm) {
   l.op_peer[op] = target;
   l.op_bytes[op] = sent;
-  l.op_bytes_received[op] = received;
+  l.op_bytes_received.append(op, received);
   l.op_comm[op] = comm;
 }
 }  // namespace

@@ -160,11 +160,9 @@ std::size_t bytes_of(const std::vector<T>& v) {
 std::size_t model_bytes(const Trace& t) {
   std::size_t b = 0;
   for (const Location& l : t.locations) {
-    b += bytes_of(l.call_enter) + bytes_of(l.call_leave) + bytes_of(l.call_region) +
-         bytes_of(l.call_callsite) + bytes_of(l.call_first_op);
-    b += bytes_of(l.op_kind) + bytes_of(l.op_coll) + bytes_of(l.op_time) + bytes_of(l.op_call) +
-         bytes_of(l.op_peer) + bytes_of(l.op_comm) + bytes_of(l.op_tag) + bytes_of(l.op_bytes) +
-         bytes_of(l.op_bytes_received) + bytes_of(l.op_request);
+    for_each_call_column(l, [&](const auto& column) { b += bytes_of(column); });
+    for_each_op_column(l, [&](const auto& column) { b += bytes_of(column); });
+    b += bytes_of(l.op_bytes_received.ops) + bytes_of(l.op_bytes_received.bytes);
   }
   return b;
 }

@@ -148,7 +148,9 @@ bool same_events(const Location& a, const Location& b) {
          a.call_callsite == b.call_callsite && a.call_first_op == b.call_first_op &&
          a.op_kind == b.op_kind && a.op_time == b.op_time && a.op_peer == b.op_peer &&
          a.op_comm == b.op_comm && a.op_tag == b.op_tag && a.op_bytes == b.op_bytes &&
-         a.op_request == b.op_request && a.op_call == b.op_call;
+         a.op_request == b.op_request && a.op_call == b.op_call &&
+         a.op_bytes_received.ops == b.op_bytes_received.ops &&
+         a.op_bytes_received.bytes == b.op_bytes_received.bytes;
 }
 
 TEST_F(ExampleTrace, ThreadCountDoesNotChangeTheResult) {
