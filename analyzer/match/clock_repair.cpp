@@ -69,6 +69,17 @@ void for_each_event_time(L& l, Visit&& visit) {
   }
 }
 
+// The same, last event first.
+template <typename L, typename Visit>
+void for_each_event_time_backwards(L& l, Visit&& visit) {
+  for (std::uint32_t c = static_cast<std::uint32_t>(l.calls()); c-- > 0;) {
+    visit(l.call_leave[c]);
+    for (std::uint32_t op = l.call_first_op[c + 1]; op-- > l.call_first_op[c];)
+      visit(l.op_time[op]);
+    visit(l.call_enter[c]);
+  }
+}
+
 // The repair works on its own copy of the times and leaves the trace as read until
 // write_back: the trace's times are the original ones the passes need, so no further copy of
 // them is kept (8 bytes per event less at the analyzer's peak).
@@ -281,8 +292,9 @@ double gamma_of_pass(unsigned pass) {
   return kFirst[2] * std::pow(0.9, pass - 2);
 }
 
-// Forward pass over one location: `before` holds its times at the start of the pass,
-// `original` the location as read; writes the moved times.
+// Forward pass over one location: `before` holds its times at the start of the pass (it may
+// be the repair's own copy: each time is read before it is written), `original` the location
+// as read; writes the moved times.
 void forward(ClockCondition& cc, std::size_t loc, const std::vector<TimeNs>& before,
              const Location& original, const std::vector<TimeNs>& lower, double gamma,
              const ClockRepairOptions& o) {
@@ -303,19 +315,27 @@ void forward(ClockCondition& cc, std::size_t loc, const std::vector<TimeNs>& bef
 
 // Backward amortization over one location: an event is moved at least as far as the next one
 // minus a slope times their interval, but a send or entry no further than its cap.
-void backward(ClockCondition& cc, std::size_t loc, const std::vector<TimeNs>& before,
+// `before_backwards(visit)` visits the location's times at the start of the pass, last first.
+template <typename BeforeBackwards>
+void backward(ClockCondition& cc, std::size_t loc, BeforeBackwards&& before_backwards,
               const std::vector<TimeNs>& upper, const ClockRepairOptions& o) {
-  if (before.empty()) return;
-  TimeNs next_shift = cc.time(loc, before.size() - 1) - before.back();
-  for (std::size_t i = before.size() - 1; i-- > 0;) {
-    const TimeNs forward_shift = cc.time(loc, i) - before[i];
+  std::size_t i = cc.size(loc);
+  TimeNs next_before = 0, next_shift = 0;
+  before_backwards([&](TimeNs before) {
+    if (i-- == cc.size(loc)) {  // the last event keeps its forward shift
+      next_shift = cc.time(loc, i) - before;
+      next_before = before;
+      return;
+    }
+    const TimeNs forward_shift = cc.time(loc, i) - before;
     const auto slack =
-        static_cast<TimeNs>(o.amortization_slope * static_cast<double>(before[i + 1] - before[i]));
+        static_cast<TimeNs>(o.amortization_slope * static_cast<double>(next_before - before));
     TimeNs amortized = next_shift - slack;
-    if (upper[i] != kLatest) amortized = std::min(amortized, upper[i] - before[i]);
+    if (upper[i] != kLatest) amortized = std::min(amortized, upper[i] - before);
     next_shift = std::max(forward_shift, amortized);
-    cc.set(loc, i, before[i] + next_shift);
-  }
+    cc.set(loc, i, before + next_shift);
+    next_before = before;
+  });
 }
 
 }  // namespace
@@ -331,21 +351,36 @@ ClockRepairReport repair_clocks(Trace& trace, const Matching& matching,
   }
   ClockCondition cc(trace, matching, options, threads);
   // The lower bounds serve the forward pass, the upper ones the backward pass after it:
-  // one grid holds either.
+  // one grid holds either. The times at the start of a pass are the trace's own in the first
+  // pass, the only one most repairs need; later passes keep a copy (8 bytes per event).
   Grid bounds, before(cc.locations());
 
   ClockRepairReport report;
   report.violations_before = report.violations_after = cc.lower_bounds(bounds, threads);
   while (report.violations_after > 0 && report.passes < options.max_passes) {
+    const bool first = report.passes == 0;
     const double gamma = gamma_of_pass(report.passes++);
     // Each location's pass reads and writes only that location's times.
     parallel_for(cc.locations(), threads, [&](std::size_t li) {
-      before[li] = cc.times(li);
-      forward(cc, li, before[li], trace.locations[li], bounds[li], gamma, options);
+      if (!first) before[li] = cc.times(li);
+      forward(cc, li, first ? cc.times(li) : before[li], trace.locations[li], bounds[li], gamma,
+              options);
     });
     cc.upper_bounds(bounds, threads);
-    parallel_for(cc.locations(), threads,
-                 [&](std::size_t li) { backward(cc, li, before[li], bounds[li], options); });
+    parallel_for(cc.locations(), threads, [&](std::size_t li) {
+      if (first)
+        backward(
+            cc, li,
+            [&](auto visit) { for_each_event_time_backwards(trace.locations[li], visit); },
+            bounds[li], options);
+      else
+        backward(
+            cc, li,
+            [&](auto visit) {
+              for (auto t = before[li].rbegin(); t != before[li].rend(); ++t) visit(*t);
+            },
+            bounds[li], options);
+    });
     report.violations_after = cc.lower_bounds(bounds, threads);
   }
   bounds = {};
