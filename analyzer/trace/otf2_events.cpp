@@ -31,8 +31,11 @@ void reserve_calls(Location& l, std::size_t n) {
   });
 }
 
+// The bytes received are kept for few ops, but at most one entry per op: reserved alike.
 void reserve_ops(Location& l, std::size_t n) {
   for_each_op_column(l, [&](auto& column) { column.reserve(n); });
+  l.op_bytes_received.ops.reserve(n);
+  l.op_bytes_received.bytes.reserve(n);
 }
 
 // After reading: the unused reserve goes back (see release_unused_capacity).
@@ -40,6 +43,8 @@ void release_unused_reserve(const Location& l) {
   const auto release = [](const auto& column) { release_unused_capacity(column); };
   for_each_call_column(l, release);
   for_each_op_column(l, release);
+  release(l.op_bytes_received.ops);
+  release(l.op_bytes_received.bytes);
 }
 
 void reserve_for_events(Location& l, std::uint64_t events) {
