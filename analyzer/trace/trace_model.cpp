@@ -4,8 +4,40 @@
 
 namespace collwrap {
 
-std::uint64_t ReceivedBytes::of(std::uint32_t op) const {
-  const auto it = std::lower_bound(ops.begin(), ops.end(), op);
+std::uint64_t ReceivedBytes::of(std::uint32_t op, std::size_t all_ops) const {
+  const std::size_t n = ops.size();
+  if (n == 0) return 0;
+  // The kept ops are taken to be spread evenly among all of them; from that guess the search
+  // gallops to a range that holds `op`'s place. On a collective-heavy trace, where nearly every
+  // op is kept and callers ask op after op, the range is a few entries wide.
+  const std::size_t guess = std::min(
+      n - 1, static_cast<std::size_t>(std::uint64_t{op} * n / std::max<std::size_t>(all_ops, 1)));
+  std::size_t lo = 0, hi = n;
+  if (ops[guess] < op) {
+    std::size_t below = guess;  // ops[below] < op
+    for (std::size_t step = 1;; step *= 2) {
+      if (below + step >= n) break;
+      if (ops[below + step] >= op) {
+        hi = below + step + 1;
+        break;
+      }
+      below += step;
+    }
+    lo = below + 1;
+  } else {
+    std::size_t at_or_above = guess;  // ops[at_or_above] >= op
+    for (std::size_t step = 1;; step *= 2) {
+      if (step > at_or_above) break;
+      if (ops[at_or_above - step] < op) {
+        lo = at_or_above - step + 1;
+        break;
+      }
+      at_or_above -= step;
+    }
+    hi = at_or_above + 1;
+  }
+  const auto it = std::lower_bound(ops.begin() + static_cast<std::ptrdiff_t>(lo),
+                                   ops.begin() + static_cast<std::ptrdiff_t>(hi), op);
   return it != ops.end() && *it == op ? bytes[static_cast<std::size_t>(it - ops.begin())] : 0;
 }
 

@@ -257,8 +257,8 @@ struct ReceivedBytes {
     return kind == OpKind::CollectiveEnd || kind == OpKind::NbcComplete ||
            kind == OpKind::RmaGet || kind == OpKind::RmaAtomic;
   }
-  // 0 for an op that is not kept.
-  std::uint64_t of(std::uint32_t op) const;
+  // 0 for an op that is not kept; `all_ops`: the location's op count, which guides the search.
+  std::uint64_t of(std::uint32_t op, std::size_t all_ops) const;
   // For the op just added to a location, of a kind that may_receive; 0 is not kept.
   void append(std::uint32_t op, std::uint64_t received);
 };
@@ -293,7 +293,7 @@ struct Location {
   std::size_t calls() const { return call_enter.size(); }
   std::size_t ops() const { return op_kind.size(); }
   std::uint64_t bytes_received(std::uint32_t op) const {
-    return ReceivedBytes::may_receive(op_kind[op]) ? op_bytes_received.of(op) : 0;
+    return ReceivedBytes::may_receive(op_kind[op]) ? op_bytes_received.of(op, ops()) : 0;
   }
 };
 
