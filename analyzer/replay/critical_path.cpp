@@ -19,7 +19,7 @@ CriticalPathTotals walk_critical_path(const Trace& trace, const ReplayGraph& gra
   for (std::uint32_t loc = 0; loc + 1 < graph.loc_first_call.size(); ++loc) {
     const std::uint32_t first = graph.loc_first_call[loc], end = graph.loc_first_call[loc + 1];
     if (first == end) continue;
-    if (g == kNone || times.leave[end - 1] > times.leave[g]) g = end - 1;
+    if (g == kNone || times.leave(end - 1) > times.leave(g)) g = end - 1;
   }
   // Each step moves to an earlier point; the bound only guards against damaged input.
   for (std::size_t steps = 0; g != kNone && steps <= graph.calls(); ++steps) {
@@ -28,14 +28,14 @@ CriticalPathTotals walk_critical_path(const Trace& trace, const ReplayGraph& gra
     const std::uint32_t at = waited_for == kNone ? g : waited_for;  // the Enter we go on from
     if (at != g) {
       // The waiting call's own part; the path continues at the Enter of the call waited for.
-      step(g, times.leave[g] - from, 0);
+      step(g, times.leave(g) - from, 0);
       ++totals.hops;
     }
     const std::uint32_t loc = graph.call_loc[at];
     const bool first = at == graph.loc_first_call[loc];
-    const TimeNs previous = first ? trace.begin : times.leave[at - 1];
+    const TimeNs previous = first ? trace.begin : times.leave(at - 1);
     // A call waited for has no time after `from` on the path.
-    step(at, at == g ? times.leave[g] - times.enter[g] : 0, times.enter[at] - previous);
+    step(at, at == g ? times.leave(g) - times.enter[g] : 0, times.enter[at] - previous);
     g = first ? kNone : at - 1;
   }
   return totals;
@@ -53,7 +53,7 @@ void CriticalPathPieces::extend(std::uint32_t loc, TimeNs from, TimeNs to) {
 void CriticalPathPieces::add(const CriticalPathStep& step) {
   const std::uint32_t g = step.call;
   const std::uint32_t loc = graph_.call_loc[g];
-  extend(loc, times_.leave[g] - step.call_time, times_.leave[g]);
+  extend(loc, times_.leave(g) - step.call_time, times_.leave(g));
   extend(loc, times_.enter[g] - step.segment_time, times_.enter[g]);
 }
 

@@ -16,9 +16,9 @@ struct CollectiveState {
   std::vector<std::uint32_t> last_call;
 };
 
-// One replay. Every call's Enter is kept, since the gates of later calls read it; its Leave and
-// whom it waited for only when `full` is given: a what-if question asks for the run's end
-// alone, and the less a replay writes, the faster it runs.
+// One replay. Every call's Enter is kept, since the gates of later calls read it; whom it
+// waited for (from which its Leave follows) only when `full` is given: a what-if question asks
+// for the run's end alone, and the less a replay writes, the faster it runs.
 class Replayer {
  public:
   Replayer(const Trace& trace, const ReplayGraph& graph, const ReplayOptions& options,
@@ -26,12 +26,13 @@ class Replayer {
       : trace_(trace), graph_(graph), options_(options), enter_(enter), full_(full) {
     const std::size_t n = graph.calls();
     // Only the Enters are read before this replay writes them (kUnset: not entered yet); every
-    // call's Leave and waited_for are written when it is processed, and every call is.
+    // call's waited_for is written when it is processed, and every call is.
     enter.assign(n, kUnset);
     if (full) {
-      full->leave.resize(n);
       full->waited_for.resize(n);
       full->broken_gates = 0;
+      full->graph = &graph;
+      full->own_costs = options.network == NetworkModel::AsRecorded;
     }
     last_leave_.assign(trace.locations.size(), trace.begin);
     const std::size_t instances = graph.member_first.empty() ? 0 : graph.member_first.size() - 1;
@@ -117,11 +118,8 @@ class Replayer {
       start = latest;
       waited_for = latest_call;
     }
-    last_leave_[loc] = start + own;
-    if (full_) {
-      full_->leave[g] = start + own;
-      full_->waited_for[g] = waited_for;
-    }
+    last_leave_[loc] = start + own;  // ReplayTimes::leave gives the same from waited_for
+    if (full_) full_->waited_for[g] = waited_for;
     return true;
   }
 

@@ -65,7 +65,7 @@ CriticalPathSummary CriticalPathTally::summary(const ReplayTimes& times,
   for (std::uint32_t loc = 0; loc < trace_.locations.size(); ++loc)
     for (std::uint32_t g = graph_.loc_first_call[loc]; g < graph_.loc_first_call[loc + 1]; ++g)
       total[types_.type_of_call[g]] +=
-          times.enter[g] - (g == graph_.loc_first_call[loc] ? trace_.begin : times.leave[g - 1]);
+          times.enter[g] - (g == graph_.loc_first_call[loc] ? trace_.begin : times.leave(g - 1));
   const double ranks = std::max(1, trace_.world_size);
   const double length = totals.length > 0 ? static_cast<double>(totals.length) : 1.0;
 

@@ -95,7 +95,7 @@ class DelayAnalysis {
     };
     std::priority_queue<Head> heads;
     const auto push = [&](std::uint32_t index, std::uint32_t first) {
-      heads.push({times_.leave[waits_[index]], waits_[index], index, first});
+      heads.push({times_.leave(waits_[index]), waits_[index], index, first});
     };
     for (std::size_t loc = 0; loc + 1 < loc_first_wait_.size(); ++loc)
       if (loc_first_wait_[loc + 1] > loc_first_wait_[loc])
@@ -120,7 +120,7 @@ class DelayAnalysis {
 
   TimeNs segment(std::uint32_t g) const {
     const bool first = g == graph_.loc_first_call[graph_.call_loc[g]];
-    return times_.enter[g] - (first ? trace_.begin : times_.leave[g - 1]);
+    return times_.enter[g] - (first ? trace_.begin : times_.leave(g - 1));
   }
 
   // First global call of the synchronization interval that ends at call g, towards `rank`.

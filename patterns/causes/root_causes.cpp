@@ -37,7 +37,7 @@ struct ScaledReplay {
 TimeNs segment_length(const Trace& trace, const ReplayGraph& graph, const ReplayTimes& times,
                       std::uint32_t g) {
   const bool first = g == graph.loc_first_call[graph.call_loc[g]];
-  return times.enter[g] - (first ? trace.begin : times.leave[g - 1]);
+  return times.enter[g] - (first ? trace.begin : times.leave(g - 1));
 }
 
 class CauseFinder {

@@ -14,7 +14,7 @@ TEST(Replay, AsRecordedGivesBackTheRecordedTimes) {
   const ReplayTimes t = replay_trace(run.trace, run.graph);
   for (std::uint32_t g = 0; g < run.graph.calls(); ++g) {
     EXPECT_EQ(t.enter[g], recorded_enter(run.trace, run.graph, g)) << g;
-    EXPECT_EQ(t.leave[g], recorded_leave(run.trace, run.graph, g)) << g;
+    EXPECT_EQ(t.leave(g), recorded_leave(run.trace, run.graph, g)) << g;
   }
   EXPECT_EQ(t.end, 440);
   EXPECT_EQ(t.broken_gates, 0u);
@@ -37,15 +37,15 @@ TEST(Replay, IdealNetworkTakesNoTimeInMpi) {
   const ReplayTimes t = replay_trace(run.trace, run.graph, {NetworkModel::Ideal, {}});
   // Rank 0: Init 0..0, 400 of compute, Send 400..400; everyone else only waits for it.
   EXPECT_EQ(t.enter[run.graph.global(0, 1)], 400);
-  EXPECT_EQ(t.leave[run.graph.global(1, 1)], 400);
-  EXPECT_EQ(t.leave[run.graph.global(2, 1)], 400);
+  EXPECT_EQ(t.leave(run.graph.global(1, 1)), 400);
+  EXPECT_EQ(t.leave(run.graph.global(2, 1)), 400);
   EXPECT_EQ(t.end, 400);
 }
 
 TEST(Replay, IdealNetworkCollectiveEndsAtTheLastEnter) {
   const TracedRun run(imbalance_before_allreduce({100, 100, 100, 200}));
   const ReplayTimes t = replay_trace(run.trace, run.graph, {NetworkModel::Ideal, {}});
-  for (std::uint32_t r = 0; r < 4; ++r) EXPECT_EQ(t.leave[run.graph.global(r, 1)], 200) << r;
+  for (std::uint32_t r = 0; r < 4; ++r) EXPECT_EQ(t.leave(run.graph.global(r, 1)), 200) << r;
   EXPECT_EQ(t.waited_for[run.graph.global(0, 1)], run.graph.global(3, 1));
 }
 
@@ -64,10 +64,10 @@ TEST(Replay, IdealNetworkNeighborhoodCollectiveWaitsOnlyForInNeighbors) {
   const TracedRun run(b.finish());
   const ReplayTimes t = replay_trace(run.trace, run.graph, {NetworkModel::Ideal, {}});
   // MPI takes no time: ranks enter after their compute alone (0 + work).
-  EXPECT_EQ(t.leave[run.graph.global(0, 1)], 200);
-  EXPECT_EQ(t.leave[run.graph.global(1, 1)], 200);  // waits for rank 0
+  EXPECT_EQ(t.leave(run.graph.global(0, 1)), 200);
+  EXPECT_EQ(t.leave(run.graph.global(1, 1)), 200);  // waits for rank 0
   EXPECT_EQ(t.waited_for[run.graph.global(1, 1)], run.graph.global(0, 1));
-  EXPECT_EQ(t.leave[run.graph.global(2, 1)], 100);  // rank 1 entered at 100; rank 0 is no source
+  EXPECT_EQ(t.leave(run.graph.global(2, 1)), 100);  // rank 1 entered at 100; rank 0 is no source
 }
 
 TEST(Replay, ScaledSegmentMovesTheRunsThatDependOnIt) {
