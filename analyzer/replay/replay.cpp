@@ -35,6 +35,17 @@ class Replayer {
       full->own_costs = options.network == NetworkModel::AsRecorded;
     }
     last_leave_.assign(trace.locations.size(), trace.begin);
+    // Each location's first scaled segment: a location's calls have consecutive global ids and
+    // are entered in order, so one cursor per location walks the list.
+    if (!options.scaled_segments.empty()) {
+      const std::span<const ScaledSegment> scaled = options.scaled_segments;
+      next_scaled_.resize(trace.locations.size());
+      for (std::size_t loc = 0; loc < next_scaled_.size(); ++loc)
+        next_scaled_[loc] = static_cast<std::size_t>(
+            std::lower_bound(scaled.begin(), scaled.end(), graph.loc_first_call[loc],
+                             [](const ScaledSegment& s, std::uint32_t g) { return s.call < g; }) -
+            scaled.begin());
+    }
     const std::size_t instances = graph.member_first.empty() ? 0 : graph.member_first.size() - 1;
     colls_.next.assign(graph.member_first.begin(), graph.member_first.begin() + instances);
     colls_.latest.assign(instances, kUnset);
@@ -76,10 +87,16 @@ class Replayer {
   bool advance(std::uint32_t g, std::uint32_t loc, bool force) {
     if (enter_[g] == kUnset) {
       TimeNs segment = segment_before(trace_, graph_, g);
-      // Rounded to the nearest ns; a factor of 1 leaves the length as it is.
-      if (!options_.segment_scale.empty() && options_.segment_scale[g] != 1.0f)
-        segment = static_cast<TimeNs>(
-            static_cast<double>(segment) * static_cast<double>(options_.segment_scale[g]) + 0.5);
+      if (!next_scaled_.empty()) {
+        const std::span<const ScaledSegment> scaled = options_.scaled_segments;
+        std::size_t& next = next_scaled_[loc];
+        if (next < scaled.size() && scaled[next].call == g) {
+          // Rounded to the nearest ns.
+          segment = static_cast<TimeNs>(
+              static_cast<double>(segment) * static_cast<double>(scaled[next].factor) + 0.5);
+          ++next;
+        }
+      }
       enter_[g] = last_leave_[loc] + segment;
     }
     TimeNs latest = kUnset;
@@ -149,6 +166,7 @@ class Replayer {
   std::vector<TimeNs>& enter_;
   ReplayTimes* full_;
   std::vector<TimeNs> last_leave_;  // by location: the Leave of its latest processed call
+  std::vector<std::size_t> next_scaled_;  // by location: its next entry in scaled_segments
   CollectiveState colls_;
 };
 

@@ -18,10 +18,18 @@ namespace collwrap {
 
 enum class NetworkModel : std::uint8_t { AsRecorded, Ideal };
 
+// A factor on the compute segment before a call (global id).
+struct ScaledSegment {
+  std::uint32_t call = 0;
+  float factor = 1.0f;
+};
+
 struct ReplayOptions {
   NetworkModel network = NetworkModel::AsRecorded;
-  // Factor on the compute segment before each global call; empty: every factor is 1.
-  std::span<const float> segment_scale;
+  // The segments whose length changes, by call in increasing order; every other keeps its
+  // recorded length. A list rather than a factor per call: a what-if question changes few
+  // segments, and each replaying thread would hold a table of all calls.
+  std::span<const ScaledSegment> scaled_segments;
 };
 
 struct ReplayTimes {

@@ -29,8 +29,7 @@ struct Candidate {
 
 // The buffers of one what-if replay; each thread that replays has its own.
 struct ScaledReplay {
-  std::vector<float> scale;  // by global call id: factor on the segment before it, 1 if unchanged
-  std::vector<std::uint32_t> changed;  // the calls whose factor is not 1
+  std::vector<ScaledSegment> changed;  // the segments whose factor is not 1, by call
   std::vector<TimeNs> enter;           // the replay's Enters
 };
 
@@ -102,7 +101,6 @@ class CauseFinder {
 
     // The replays are independent: each thread runs them with its own buffers.
     replays_.resize(worker_count(threads_, std::max(chosen.size(), options_.what_ifs.size())));
-    for (ScaledReplay& r : replays_) r.scale.assign(graph_.calls(), 1.0f);
 
     result.root_causes.resize(chosen.size());
     parallel_for(chosen.size(), threads_, [&](std::size_t i, unsigned worker) {
@@ -370,14 +368,8 @@ class CauseFinder {
   TimeNs replay_scaled(ScaledReplay& replay, FactorOf&& factor_of) const {
     replay.changed.clear();
     for (std::uint32_t g = 0; g < graph_.calls(); ++g)
-      if (const float factor = factor_of(g); factor != 1.0f) {
-        replay.scale[g] = factor;
-        replay.changed.push_back(g);
-      }
-    const TimeNs end =
-        replay_end(trace_, graph_, {NetworkModel::AsRecorded, replay.scale}, replay.enter);
-    for (const std::uint32_t g : replay.changed) replay.scale[g] = 1.0f;
-    return end;
+      if (const float factor = factor_of(g); factor != 1.0f) replay.changed.push_back({g, factor});
+    return replay_end(trace_, graph_, {NetworkModel::AsRecorded, replay.changed}, replay.enter);
   }
 
   const Trace& trace_;

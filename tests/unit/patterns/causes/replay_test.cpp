@@ -70,10 +70,28 @@ TEST(Replay, IdealNetworkNeighborhoodCollectiveWaitsOnlyForInNeighbors) {
   EXPECT_EQ(t.leave(run.graph.global(2, 1)), 100);  // rank 1 entered at 100; rank 0 is no source
 }
 
+// Scaled segments on several locations, several per location: each location's cursor finds
+// its own. Each rank takes the lead in one of four rounds (400 against 100).
+TEST(Replay, ScaledSegmentsOnEveryLocationEachApplyOnce) {
+  const TracedRun run(moving_imbalance());
+  const ReplayTimes as_recorded = replay_trace(run.trace, run.graph);
+  std::vector<ScaledSegment> scale;
+  for (std::uint32_t r = 0; r < 4; ++r)
+    scale.push_back({run.graph.global(r, 1 + r), 0.25f});  // the leader's 400 becomes 100
+  const ReplayTimes t = replay_trace(run.trace, run.graph, {NetworkModel::AsRecorded, scale});
+  for (std::uint32_t r = 0; r < 4; ++r)
+    for (std::uint32_t round = 0; round < 4; ++round) {
+      const std::uint32_t g = run.graph.global(r, 1 + round);
+      const TimeNs previous = t.leave(g - 1);
+      EXPECT_EQ(t.enter[g] - previous, 100) << r << " " << round;  // every segment now 100
+    }
+  EXPECT_EQ(as_recorded.end - t.end, 4 * 300);  // each round 300 shorter
+}
+
 TEST(Replay, ScaledSegmentMovesTheRunsThatDependOnIt) {
   const TracedRun run(delay_chain());
-  std::vector<float> scale(run.graph.calls(), 1.0f);
-  scale[run.graph.global(0, 1)] = 0.25f;  // rank 0's 400 of compute becomes 100
+  // Rank 0's 400 of compute becomes 100.
+  const std::vector<ScaledSegment> scale{{run.graph.global(0, 1), 0.25f}};
   const ReplayTimes t = replay_trace(run.trace, run.graph, {NetworkModel::AsRecorded, scale});
   EXPECT_EQ(t.enter[run.graph.global(0, 1)], 110);
   EXPECT_EQ(t.waited_for[run.graph.global(1, 1)], kNone);  // no wait left on rank 1
@@ -117,8 +135,7 @@ TEST(Replay, SegmentsAndOwnCostsOf4SecondsOrMoreKeepTheirLength) {
 
 TEST(Replay, ReplayEndIsTheEndOfTheFullReplay) {
   const TracedRun chain(delay_chain());
-  std::vector<float> scale(chain.graph.calls(), 1.0f);
-  scale[chain.graph.global(0, 1)] = 0.25f;
+  const std::vector<ScaledSegment> scale{{chain.graph.global(0, 1), 0.25f}};
   std::vector<TimeNs> enter;  // reused, as the what-if questions do
   EXPECT_EQ(replay_end(chain.trace, chain.graph, {NetworkModel::AsRecorded, scale}, enter), 140);
   EXPECT_EQ(replay_end(chain.trace, chain.graph, {}, enter), 440);
