@@ -48,7 +48,7 @@ std::optional<WaitedRequest> waited_request(const RuleContext& context, std::uin
     return WaitedRequest{receive_post_call(trace, context.matching, *m), send_call(trace, *m)};
   }
   if (kind == OpKind::IsendComplete) {
-    const std::uint32_t isend = request_partner(context.matching, loc, op);
+    const std::uint32_t isend = context.matching.partner_of(loc, op);
     const Message* m = isend == kNone ? nullptr : message_of(context.matching, loc, isend);
     // Only sends that need the receiver: an eager or buffered send completes by itself.
     if (m == nullptr || !send_waits_for_receiver(context, *m)) return std::nullopt;

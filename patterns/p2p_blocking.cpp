@@ -37,7 +37,7 @@ const Message* blocking_send_message(const RuleContext& context, std::uint32_t l
   if (kind == OpKind::Send && cls == RegionClass::BlockingSend)
     return message_of(context.matching, loc, op);
   if (kind == OpKind::IsendComplete && cls == RegionClass::Wait) {
-    const std::uint32_t isend = request_partner(context.matching, loc, op);
+    const std::uint32_t isend = context.matching.partner_of(loc, op);
     return isend == kNone ? nullptr : message_of(context.matching, loc, isend);
   }
   return nullptr;

@@ -63,14 +63,6 @@ inline const Message* message_of(const Matching& matching, std::uint32_t loc, st
   return m == kNone ? nullptr : &matching.messages[m];
 }
 
-// The other op of a request pair (Isend ↔ IsendComplete, …), or kNone.
-inline std::uint32_t request_partner(const Matching& matching, std::uint32_t loc,
-                                     std::uint32_t op) {
-  if (loc >= matching.request_partner.size() || op >= matching.request_partner[loc].size())
-    return kNone;
-  return matching.request_partner[loc][op];
-}
-
 // Indexes of the ops recorded inside a call.
 inline auto ops_of_call(const Trace& trace, std::uint32_t loc, std::uint32_t call) {
   const Location& l = trace.locations[loc];

@@ -79,19 +79,18 @@ std::vector<Participation> collect_participations(const Trace& trace, const Matc
   out.reserve(count_ops(trace, {OpKind::CollectiveEnd, OpKind::NbcRequest}));
   for (std::uint32_t li = 0; li < trace.locations.size(); ++li) {
     const Location& l = trace.locations[li];
-    const std::vector<std::uint32_t>& partner = m.request_partner[li];
     for (std::uint32_t op = 0; op < l.ops(); ++op) {
       std::uint32_t member = op, start = kNone;
       switch (l.op_kind[op]) {
         case OpKind::CollectiveEnd:
           break;
         case OpKind::NbcRequest:
-          if (partner[op] == kNone || l.op_kind[partner[op]] != OpKind::NbcComplete) continue;
-          member = partner[op];
+          member = m.partner_of(li, op);
+          if (member == kNone || l.op_kind[member] != OpKind::NbcComplete) continue;
           start = op;
           break;
         case OpKind::NbcComplete:  // already counted at its NbcRequest, unless it has none
-          if (partner[op] != kNone) continue;
+          if (m.partner_of(li, op) != kNone) continue;
           break;
         default:
           continue;

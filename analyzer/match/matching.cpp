@@ -36,12 +36,12 @@ Matching match_trace(const Trace& trace, unsigned threads) {
 
 OpRef send_done(const Trace& trace, const Matching& matching, const Message& m) {
   if (trace.locations[m.send.loc].op_kind[m.send.op] == OpKind::Send) return m.send;
-  const std::uint32_t done = matching.request_partner[m.send.loc][m.send.op];
+  const std::uint32_t done = matching.partner_of(m.send.loc, m.send.op);
   return done == kNone ? OpRef{} : OpRef{m.send.loc, done};
 }
 
 OpRef recv_post(const Matching& matching, const Message& m) {
-  const std::uint32_t post = matching.request_partner[m.recv.loc][m.recv.op];
+  const std::uint32_t post = matching.partner_of(m.recv.loc, m.recv.op);
   return post == kNone ? m.recv : OpRef{m.recv.loc, post};
 }
 

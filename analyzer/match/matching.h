@@ -67,13 +67,21 @@ struct Matching {
   // request_partner[loc][op]: for Isend ↔ IsendComplete, IrecvRequest ↔ Irecv and
   // NbcRequest ↔ NbcComplete, the other op's index in the same location; else kNone.
   // A post whose request was cancelled is paired with its RequestCancelled op instead (and
-  // takes no part in message or collective matching).
+  // takes no part in message or collective matching). Empty for a location without request
+  // records, whose ops all have none (4 bytes per op less for blocking communication): read it
+  // with partner_of.
   std::vector<std::vector<std::uint32_t>> request_partner;
 
   // message_of_op[loc][op]: index into messages for Send/Isend/Recv/Irecv ops, else kNone.
   std::vector<std::vector<std::uint32_t>> message_of_op;
 
   MatchCounts counts;
+
+  // The other op of a request pair (request_partner), or kNone.
+  std::uint32_t partner_of(std::uint32_t loc, std::uint32_t op) const {
+    if (loc >= request_partner.size() || op >= request_partner[loc].size()) return kNone;
+    return request_partner[loc][op];
+  }
 };
 
 // `threads`: how many cores matching may use (0: one per core). The result does not depend on it.

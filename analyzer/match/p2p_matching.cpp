@@ -69,7 +69,7 @@ std::vector<Endpoint> collect_sends(const Trace& trace, const Matching& m, KeyNu
     for (std::uint32_t op = 0; op < l.ops(); ++op) {
       const OpKind kind = l.op_kind[op];
       if (kind != OpKind::Send && kind != OpKind::Isend) continue;
-      const std::uint32_t done = kind == OpKind::Send ? op : m.request_partner[li][op];
+      const std::uint32_t done = kind == OpKind::Send ? op : m.partner_of(li, op);
       if (done != kNone && l.op_kind[done] == OpKind::RequestCancelled) continue;
       if (!valid_p2p(l, op, trace.comms.size())) {
         ++invalid;
@@ -90,7 +90,6 @@ std::vector<Endpoint> collect_receives(const Trace& trace, const Matching& m, Ke
   receives.reserve(count_ops(trace, {OpKind::Recv, OpKind::Irecv}));
   for (std::uint32_t li = 0; li < trace.locations.size(); ++li) {
     const Location& l = trace.locations[li];
-    const std::vector<std::uint32_t>& partner = m.request_partner[li];
     for (std::uint32_t op = 0; op < l.ops(); ++op) {
       std::uint32_t recv;
       switch (l.op_kind[op]) {
@@ -98,11 +97,11 @@ std::vector<Endpoint> collect_receives(const Trace& trace, const Matching& m, Ke
           recv = op;
           break;
         case OpKind::IrecvRequest:  // posted here; completed (or cancelled) at its partner
-          recv = partner[op];
+          recv = m.partner_of(li, op);
           if (recv == kNone || l.op_kind[recv] != OpKind::Irecv) continue;
           break;
         case OpKind::Irecv:  // already emitted at its IrecvRequest, unless it has none
-          if (partner[op] != kNone) continue;
+          if (m.partner_of(li, op) != kNone) continue;
           recv = op;
           break;
         default:
@@ -132,7 +131,7 @@ KeyGroups group_endpoints(const Trace& trace, const std::vector<Endpoint>& endpo
 
 // The op that posted a receive: the IrecvRequest paired with an Irecv, else the receive itself.
 std::uint32_t receive_post(const Matching& m, const Endpoint& e) {
-  const std::uint32_t post = m.request_partner[e.loc][e.op];
+  const std::uint32_t post = m.partner_of(e.loc, e.op);
   return post == kNone ? e.op : post;
 }
 
@@ -164,9 +163,8 @@ void match_messages(const Trace& trace, Matching& m, MatchCounts& counts, unsign
       send_groups =
           group_endpoints(trace, sends, keys.size(), [](const Endpoint& e) { return e.op; });
     } else if (task == 1) {
-      recv_groups =
-          group_endpoints(trace, receives, keys.size(),
-                          [&](const Endpoint& e) { return receive_post(m, e); });
+      recv_groups = group_endpoints(trace, receives, keys.size(),
+                                    [&](const Endpoint& e) { return receive_post(m, e); });
     } else {
       for (std::size_t li = 0; li < trace.locations.size(); ++li) {
         m.message_of_op[li].assign(trace.locations[li].ops(), kNone);

@@ -1,5 +1,7 @@
 #include "request_linkage.h"
 
+#include <algorithm>
+
 #include "flat_map.h"
 #include "parallel_for.h"
 
@@ -34,6 +36,9 @@ void link_requests(const Trace& trace, Matching& matching, unsigned threads) {
   std::vector<std::uint64_t> unmatched(trace.locations.size(), 0);
   parallel_for(trace.locations.size(), threads, [&](std::size_t li) {
     const Location& l = trace.locations[li];
+    if (std::none_of(l.op_kind.begin(), l.op_kind.end(),
+                     [](OpKind k) { return is_post(k) || is_completion(k); }))
+      return;  // no pairs: the location's table stays empty (Matching::partner_of)
     std::vector<std::uint32_t>& partner = matching.request_partner[li];
     partner.assign(l.ops(), kNone);
     FlatMap<std::uint64_t, U64Hash> open;  // request id → its open post

@@ -142,6 +142,28 @@ TEST(P2PMatching, NonblockingReceivesCountWhereTheyWerePosted) {
   EXPECT_EQ(m.counts.unmatched_requests, 0u);
 }
 
+// A location with blocking calls only has no request pairs: its table stays empty, and its
+// sends and receives are their own completion and posting.
+TEST(P2PMatching, LocationsWithoutRequestsKeepNoPairTable) {
+  TraceBuilder b(2);
+  auto s = b.call(0, "MPI_Send", 0, 10);
+  const OpRef send = op_ref(s, b.send(s, 1, 4, 8));
+  auto post = b.call(1, "MPI_Irecv", 0, 1);
+  const OpRef request = op_ref(post, b.irecv_request(post, 11));
+  auto wait = b.call(1, "MPI_Wait", 20, 30);
+  const OpRef done = op_ref(wait, b.irecv(wait, 0, 4, 8, 11));
+  const Trace t = b.finish();
+  const Matching m = match_trace(t);
+
+  EXPECT_TRUE(m.request_partner[send.loc].empty());
+  EXPECT_EQ(m.request_partner[request.loc].size(), t.locations[request.loc].ops());
+  EXPECT_EQ(m.partner_of(send.loc, send.op), kNone);
+  EXPECT_EQ(m.partner_of(request.loc, request.op), done.op);
+  ASSERT_EQ(m.messages.size(), 1u);
+  EXPECT_EQ(send_done(t, m, m.messages[0]), send);
+  EXPECT_EQ(recv_post(m, m.messages[0]), request);
+}
+
 TEST(P2PMatching, PersistentRequestsRestartedThreeTimesPairInSequence) {
   TraceBuilder b(2);
   constexpr std::uint64_t kSendRequest = 42, kRecvRequest = 43;  // reused by every MPI_Start
