@@ -73,6 +73,7 @@ struct Matching {
   std::vector<std::vector<std::uint32_t>> request_partner;
 
   // message_of_op[loc][op]: index into messages for Send/Isend/Recv/Irecv ops, else kNone.
+  // Empty for a location without sends or receives.
   std::vector<std::vector<std::uint32_t>> message_of_op;
 
   MatchCounts counts;

@@ -166,9 +166,13 @@ void match_messages(const Trace& trace, Matching& m, MatchCounts& counts, unsign
       recv_groups = group_endpoints(trace, receives, keys.size(),
                                     [&](const Endpoint& e) { return receive_post(m, e); });
     } else {
-      for (std::size_t li = 0; li < trace.locations.size(); ++li) {
-        m.message_of_op[li].assign(trace.locations[li].ops(), kNone);
-      }
+      // Only locations with sends or receives get a table: the others' ops have no message
+      // (and message_of answers so for an empty table).
+      std::vector<std::uint8_t> has_messages(trace.locations.size(), 0);
+      for (const Endpoint& e : sends) has_messages[e.loc] = 1;
+      for (const Endpoint& e : receives) has_messages[e.loc] = 1;
+      for (std::size_t li = 0; li < trace.locations.size(); ++li)
+        if (has_messages[li]) m.message_of_op[li].assign(trace.locations[li].ops(), kNone);
     }
   });
   m.messages.reserve(std::min(sends.size(), receives.size()));

@@ -164,6 +164,23 @@ TEST(P2PMatching, LocationsWithoutRequestsKeepNoPairTable) {
   EXPECT_EQ(recv_post(m, m.messages[0]), request);
 }
 
+// A location that neither sends nor receives keeps no message table.
+TEST(P2PMatching, LocationsWithoutMessagesKeepNoMessageTable) {
+  TraceBuilder b(3);
+  auto s = b.call(0, "MPI_Send", 0, 10);
+  const OpRef send = op_ref(s, b.send(s, 1, 4, 8));
+  auto r = b.call(1, "MPI_Recv", 0, 20);
+  b.recv(r, 0, 4, 8);
+  auto barrier = b.call(2, "MPI_Barrier", 0, 30);
+  b.collective(barrier, CollOp::Barrier);
+  const Trace t = b.finish();
+  const Matching m = match_trace(t);
+  EXPECT_EQ(m.message_of_op[send.loc].size(), t.locations[send.loc].ops());
+  EXPECT_EQ(m.message_of_op[r.loc].size(), t.locations[r.loc].ops());
+  EXPECT_TRUE(m.message_of_op[barrier.loc].empty());
+  EXPECT_EQ(m.message_of_op[send.loc][send.op], 0u);
+}
+
 TEST(P2PMatching, PersistentRequestsRestartedThreeTimesPairInSequence) {
   TraceBuilder b(2);
   constexpr std::uint64_t kSendRequest = 42, kRecvRequest = 43;  // reused by every MPI_Start
