@@ -1,5 +1,6 @@
 #include "phase_timings.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>

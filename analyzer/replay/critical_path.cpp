@@ -53,7 +53,8 @@ void CriticalPathPieces::extend(std::uint32_t loc, TimeNs from, TimeNs to) {
 void CriticalPathPieces::add(const CriticalPathStep& step) {
   const std::uint32_t g = step.call;
   const std::uint32_t loc = graph_.call_loc[g];
-  extend(loc, times_.leave(g) - step.call_time, times_.leave(g));
+  const TimeNs leave = times_.leave(g);
+  extend(loc, leave - step.call_time, leave);
   extend(loc, times_.enter[g] - step.segment_time, times_.enter[g]);
 }
 

@@ -68,7 +68,7 @@ class DelayAnalysis {
 
  private:
   // The calls that waited, by location and then call (waits_), and where each location's
-  // begin (loc_first_wait_). What is passed on from wait to wait is kept per wait, not per
+  // waits begin (loc_first_wait_). What is passed on from wait to wait is kept per wait, not per
   // call: most calls do not wait.
   void list_waits() {
     loc_first_wait_.reserve(graph_.loc_first_call.size());

@@ -16,26 +16,23 @@ const char* fake_getenv(const char* name) {
   return it == environment.end() ? nullptr : it->second.c_str();
 }
 
-TEST(MpiJob, AloneWithoutALauncher) {
-  environment = {{"PATH", "/usr/bin"}};
-  EXPECT_FALSE(launched_with_others(fake_getenv));
-}
-
-TEST(MpiJob, JoinsWhenOpenMpiStartedSeveral) {
-  environment = {{"OMPI_COMM_WORLD_SIZE", "4"}};
-  EXPECT_TRUE(launched_with_others(fake_getenv));
-}
-
-TEST(MpiJob, AloneInAJobOfOne) {
-  environment = {{"OMPI_COMM_WORLD_SIZE", "1"}};
-  EXPECT_FALSE(launched_with_others(fake_getenv));
-}
-
-TEST(MpiJob, JoinsWhenAPmiLauncherStartedSeveral) {
-  environment = {{"PMI_SIZE", "2"}};
-  EXPECT_TRUE(launched_with_others(fake_getenv));
-  environment = {{"PMI_SIZE", "1"}};
-  EXPECT_FALSE(launched_with_others(fake_getenv));
+// Each environment, and whether the process joins a job in it.
+TEST(MpiJob, JoinsOnlyWhenALauncherStartedSeveral) {
+  const struct {
+    std::map<std::string, std::string> environment;
+    bool joins;
+  } cases[] = {
+      {{{"PATH", "/usr/bin"}}, false},           // no launcher
+      {{{"OMPI_COMM_WORLD_SIZE", "4"}}, true},   // Open MPI started several
+      {{{"OMPI_COMM_WORLD_SIZE", "1"}}, false},  // a job of one
+      {{{"PMI_SIZE", "2"}}, true},               // a PMI launcher (Hydra, Slurm) started several
+      {{{"PMI_SIZE", "1"}}, false},
+  };
+  for (const auto& c : cases) {
+    environment = c.environment;
+    EXPECT_EQ(launched_with_others(fake_getenv), c.joins)
+        << c.environment.begin()->first << "=" << c.environment.begin()->second;
+  }
 }
 
 }  // namespace
