@@ -45,9 +45,9 @@ void link_requests(const Trace& trace, Matching& matching, unsigned threads) {
     for (std::uint32_t op = 0; op < l.ops(); ++op) {
       const OpKind kind = l.op_kind[op];
       if (is_post(kind)) {
-        if (open.assign(l.op_request[op], op) != kNone) ++unmatched[li];
+        if (open.assign(l.request(op), op) != kNone) ++unmatched[li];
       } else if (is_completion(kind)) {
-        const std::uint32_t post = open.erase(l.op_request[op]);
+        const std::uint32_t post = open.erase(l.request(op));
         if (post == kNone) {
           ++unmatched[li];
         } else if (kind == OpKind::RequestCancelled || kind == completion_of(l.op_kind[post])) {

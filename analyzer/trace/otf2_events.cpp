@@ -155,8 +155,9 @@ class EventLoader {
     l.op_comm.push_back(f.comm);
     l.op_tag.push_back(f.tag);
     l.op_bytes.push_back(f.bytes);
-    l.op_request.push_back(f.request);
-    l.op_bytes_received.append(static_cast<std::uint32_t>(l.ops() - 1), f.bytes_received);
+    const auto op = static_cast<std::uint32_t>(l.ops() - 1);
+    l.set_request(op, f.request);
+    l.op_bytes_received.append(op, f.bytes_received);
     l.call_first_op.back() = static_cast<std::uint32_t>(l.ops());
   }
 

@@ -96,7 +96,7 @@ std::uint32_t TraceBuilder::add_op(CallRef c, OpKind kind, TimeNs time) {
   l.op_comm.push_back(kNone);
   l.op_tag.push_back(0);
   l.op_bytes.push_back(0);
-  l.op_request.push_back(0);
+  l.set_request(static_cast<std::uint32_t>(l.ops() - 1), 0);
   l.call_first_op.back() = static_cast<std::uint32_t>(l.ops());
   return static_cast<std::uint32_t>(l.ops() - 1);
 }
@@ -108,7 +108,7 @@ void set_p2p(Location& l, std::uint32_t op, int peer, int tag, std::uint64_t byt
   l.op_tag[op] = tag;
   l.op_bytes[op] = bytes;
   l.op_comm[op] = comm;
-  l.op_request[op] = request;
+  l.set_request(op, request);
 }
 }  // namespace
 
@@ -128,13 +128,13 @@ std::uint32_t TraceBuilder::isend(CallRef c, int to, int tag, std::uint64_t byte
 
 std::uint32_t TraceBuilder::isend_complete(CallRef c, std::uint64_t request) {
   const auto op = add_op(c, OpKind::IsendComplete, loc(c).call_leave[c.call]);
-  loc(c).op_request[op] = request;
+  loc(c).set_request(op, request);
   return op;
 }
 
 std::uint32_t TraceBuilder::irecv_request(CallRef c, std::uint64_t request) {
   const auto op = add_op(c, OpKind::IrecvRequest, loc(c).call_enter[c.call]);
-  loc(c).op_request[op] = request;
+  loc(c).set_request(op, request);
   return op;
 }
 
@@ -170,13 +170,13 @@ void TraceBuilder::upc_sync(CallRef c, std::uint32_t op, UpcSync entry, UpcSync 
 
 std::uint32_t TraceBuilder::request_cancelled(CallRef c, std::uint64_t request) {
   const auto op = add_op(c, OpKind::RequestCancelled, loc(c).call_leave[c.call]);
-  loc(c).op_request[op] = request;
+  loc(c).set_request(op, request);
   return op;
 }
 
 std::uint32_t TraceBuilder::nbc_request(CallRef c, std::uint64_t request) {
   const auto op = add_op(c, OpKind::NbcRequest, loc(c).call_enter[c.call]);
-  loc(c).op_request[op] = request;
+  loc(c).set_request(op, request);
   return op;
 }
 
@@ -190,7 +190,7 @@ std::uint32_t TraceBuilder::nbc_complete(CallRef c, CollOp coll, std::uint64_t r
   l.op_peer[op] = root;
   l.op_bytes[op] = sent;
   l.op_bytes_received.append(op, received);
-  l.op_request[op] = request;
+  l.set_request(op, request);
   return op;
 }
 

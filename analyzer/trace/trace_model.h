@@ -287,11 +287,23 @@ struct Location {
   std::vector<std::uint32_t> op_comm;  // index into Trace::comms, or kNone
   std::vector<std::int32_t> op_tag;
   std::vector<std::uint64_t> op_bytes;           // bytes sent (p2p: message size)
-  std::vector<std::uint64_t> op_request;         // request id, or 0; see release_request_ids
+  // Request ids, one per op; empty while every id is 0, as on a location with only blocking
+  // communication (8 bytes per op less while reading and matching). Read with request(), write
+  // with set_request(); see also Trace::release_request_ids.
+  std::vector<std::uint64_t> op_request;
   ReceivedBytes op_bytes_received;  // few ops have any, so kept apart from the per-op columns
 
   std::size_t calls() const { return call_enter.size(); }
   std::size_t ops() const { return op_kind.size(); }
+  std::uint64_t request(std::uint32_t op) const {
+    return op < op_request.size() ? op_request[op] : 0;
+  }
+  // For an op already added; also pads op_request to ops() once it has any nonzero id.
+  void set_request(std::uint32_t op, std::uint64_t id) {
+    if (op_request.empty() && id == 0) return;
+    if (op_request.size() < ops()) op_request.resize(ops(), 0);
+    op_request[op] = id;
+  }
   std::uint64_t bytes_received(std::uint32_t op) const {
     return ReceivedBytes::may_receive(op_kind[op]) ? op_bytes_received.of(op, ops()) : 0;
   }
