@@ -16,6 +16,17 @@ struct CollectiveState {
   std::vector<std::uint32_t> last_call;
 };
 
+// Where one location of a replay stands. Written at every call, and for a trace of few
+// locations a few bytes in all: each location's on its own cache line, so that replays running
+// side by side on other cores do not stall each other by writing into one line (which had made
+// a whole root-cause analysis of a four-rank trace take twice the CPU time, on some runs only,
+// as the heap happened to place the replays' tables).
+struct alignas(64) LocationCursor {
+  TimeNs last_leave = 0;        // the Leave of its latest processed call
+  std::size_t next_scaled = 0;  // its next entry in ReplayOptions::scaled_segments
+  std::uint32_t next_call = 0;  // its next call to process, from its first
+};
+
 // One replay. Every call's Enter is kept, since the gates of later calls read it; whom it
 // waited for (from which its Leave follows) only when `full` is given: a what-if question asks
 // for the run's end alone, and the less a replay writes, the faster it runs.
@@ -34,18 +45,16 @@ class Replayer {
       full->graph = &graph;
       full->own_costs = options.network == NetworkModel::AsRecorded;
     }
-    last_leave_.assign(trace.locations.size(), trace.begin);
+    at_.assign(trace.locations.size(), LocationCursor{.last_leave = trace.begin});
     // Each location's first scaled segment: a location's calls have consecutive global ids and
     // are entered in order, so one cursor per location walks the list.
-    if (!options.scaled_segments.empty()) {
-      const std::span<const ScaledSegment> scaled = options.scaled_segments;
-      next_scaled_.resize(trace.locations.size());
-      for (std::size_t loc = 0; loc < next_scaled_.size(); ++loc)
-        next_scaled_[loc] = static_cast<std::size_t>(
+    const std::span<const ScaledSegment> scaled = options.scaled_segments;
+    if (!scaled.empty())
+      for (std::size_t loc = 0; loc < at_.size(); ++loc)
+        at_[loc].next_scaled = static_cast<std::size_t>(
             std::lower_bound(scaled.begin(), scaled.end(), graph.loc_first_call[loc],
                              [](const ScaledSegment& s, std::uint32_t g) { return s.call < g; }) -
             scaled.begin());
-    }
     const std::size_t instances = graph.member_first.empty() ? 0 : graph.member_first.size() - 1;
     colls_.next.assign(graph.member_first.begin(), graph.member_first.begin() + instances);
     colls_.latest.assign(instances, kUnset);
@@ -55,7 +64,6 @@ class Replayer {
   // The latest Leave: a location's Leaves never decrease, so its last call ends it.
   TimeNs run() {
     const std::uint32_t locations = static_cast<std::uint32_t>(trace_.locations.size());
-    std::vector<std::uint32_t> cursor(locations, 0);
     std::vector<std::uint32_t> active;
     for (std::uint32_t loc = 0; loc < locations; ++loc)
       if (trace_.locations[loc].calls() > 0) active.push_back(loc);
@@ -66,30 +74,32 @@ class Replayer {
       for (const std::uint32_t loc : active) {
         const std::uint32_t first = graph_.loc_first_call[loc];
         const std::uint32_t count = graph_.loc_first_call[loc + 1] - first;
-        while (cursor[loc] < count) {
-          if (!advance(first + cursor[loc], loc, force)) break;
+        LocationCursor& at = at_[loc];
+        while (at.next_call < count) {
+          if (!advance(first + at.next_call, at, force)) break;
           force = false;
           progress = true;
-          ++cursor[loc];
+          ++at.next_call;
         }
-        if (cursor[loc] < count) active[kept++] = loc;
+        if (at.next_call < count) active[kept++] = loc;
       }
       active.resize(kept);
       force = !progress;
     }
     TimeNs end = trace_.begin;
-    for (const TimeNs leave : last_leave_) end = std::max(end, leave);
+    for (const LocationCursor& at : at_) end = std::max(end, at.last_leave);
     return end;
   }
 
  private:
-  // Processes call g of location loc; false when one of its gates is still closed.
-  bool advance(std::uint32_t g, std::uint32_t loc, bool force) {
+  // Processes call g of the location that stands at `at`; false when one of its gates is
+  // still closed.
+  bool advance(std::uint32_t g, LocationCursor& at, bool force) {
     if (enter_[g] == kUnset) {
       TimeNs segment = segment_before(trace_, graph_, g);
-      if (!next_scaled_.empty()) {
-        const std::span<const ScaledSegment> scaled = options_.scaled_segments;
-        std::size_t& next = next_scaled_[loc];
+      if (const std::span<const ScaledSegment> scaled = options_.scaled_segments;
+          !scaled.empty()) {
+        std::size_t& next = at.next_scaled;
         if (next < scaled.size() && scaled[next].call == g) {
           // Rounded to the nearest ns.
           segment = static_cast<TimeNs>(
@@ -97,7 +107,7 @@ class Replayer {
           ++next;
         }
       }
-      enter_[g] = last_leave_[loc] + segment;
+      enter_[g] = at.last_leave + segment;
     }
     TimeNs latest = kUnset;
     std::uint32_t latest_call = kNone;
@@ -135,7 +145,7 @@ class Replayer {
       start = latest;
       waited_for = latest_call;
     }
-    last_leave_[loc] = start + own;  // ReplayTimes::leave gives the same from waited_for
+    at.last_leave = start + own;  // ReplayTimes::leave gives the same from waited_for
     if (full_) full_->waited_for[g] = waited_for;
     return true;
   }
@@ -165,8 +175,7 @@ class Replayer {
   const ReplayOptions& options_;
   std::vector<TimeNs>& enter_;
   ReplayTimes* full_;
-  std::vector<TimeNs> last_leave_;  // by location: the Leave of its latest processed call
-  std::vector<std::size_t> next_scaled_;  // by location: its next entry in scaled_segments
+  std::vector<LocationCursor> at_;  // by location
   CollectiveState colls_;
 };
 
