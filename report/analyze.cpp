@@ -1,6 +1,7 @@
 #include "analyze.h"
 
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include "comm_matrix.h"
@@ -16,23 +17,25 @@
 namespace collwrap {
 
 AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
-                             const AnalysisSettings& settings) {
+                             const AnalysisSettings& settings,
+                             const std::function<void()>& release_details) {
   AnalysisResult result;
   Findings found;
-  // Every part below only reads the trace, so with two threads or more they run at once: the
-  // longest first, so that the summaries fill the time a thread would otherwise wait for the
-  // root-cause analysis. That analysis is mostly one chain of steps, so it keeps a thread to
-  // itself: the rules use the others, and more threads than cores would only slow the chain.
+  std::optional<RootCauseAnalysis> causes;
+  // Every part below only reads the trace, so with two threads or more they run at once, the
+  // rules on their own thread(s) and the rest, short, on another. The root-cause analysis then
+  // runs alone: it is the longest, spreads its replays over the threads itself, and reads
+  // little of the trace, so that what only the parts before it read can go first.
   const unsigned threads = worker_count(settings.threads, std::numeric_limits<std::size_t>::max());
-  const unsigned rule_threads = settings.causes.enabled && threads > 1 ? threads - 1 : threads;
+  const unsigned rule_threads = threads > 1 ? threads - 1 : threads;
   parallel_for(5, threads, [&](std::size_t task) {
     switch (task) {
       case 0:
-        if (settings.causes.enabled)
-          result.causes = find_root_causes(trace, matching, settings.causes, settings.threads);
+        found = find_findings(trace, matching, settings.findings(), rule_threads);
         break;
       case 1:
-        found = find_findings(trace, matching, settings.findings(), rule_threads);
+        if (settings.causes.enabled)
+          causes.emplace(trace, matching, settings.causes, settings.threads);
         break;
       case 2:
         result.grains = compute_grains(trace);
@@ -51,6 +54,8 @@ AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
   result.findings = std::move(found.findings);
   result.summary = summarize_run(trace, matching, settings, result.findings);
   result.summary.instances_below_min_wait = found.instances_below_min_wait;
+  if (release_details) release_details();
+  if (causes) result.causes = causes->run();
   return result;
 }
 

@@ -2,6 +2,7 @@
 // (findings.h) plus the per-rank, per-pattern and trace-wide numbers every report shows.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "analysis_result.h"
@@ -24,7 +25,11 @@ struct AnalysisSettings {
   FindingSettings findings() const { return {rules, patterns, top_instances}; }
 };
 
+// `release_details`, when given, is called once only the root-cause analysis is left to run:
+// the owner of `trace` and `matching` may then free the matching and the op details that
+// analysis does not read (Trace::release_op_details).
 AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
-                             const AnalysisSettings& settings);
+                             const AnalysisSettings& settings,
+                             const std::function<void()>& release_details = nullptr);
 
 }  // namespace collwrap

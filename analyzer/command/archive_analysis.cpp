@@ -1,6 +1,7 @@
 #include "archive_analysis.h"
 
 #include "clock_repair.h"
+#include "memory_reuse.h"
 
 namespace collwrap {
 
@@ -10,14 +11,14 @@ ReadProgress reading_progress(ProgressReporter* progress) {
 }
 
 ArchiveAnalysis analyze_archive(const std::string& path, const AnalysisSettings& settings,
-                                bool clock_repair, ProgressReporter* progress) {
+                                const ArchiveOptions& options, ProgressReporter* progress) {
   if (progress) progress->phase("reading");
   return analyze_read_trace(read_trace(path, {settings.threads}, reading_progress(progress)),
-                            settings, clock_repair, progress);
+                            settings, options, progress);
 }
 
-ArchiveAnalysis analyze_read_trace(Trace trace, const AnalysisSettings& settings, bool clock_repair,
-                                   ProgressReporter* progress) {
+ArchiveAnalysis analyze_read_trace(Trace trace, const AnalysisSettings& settings,
+                                   const ArchiveOptions& options, ProgressReporter* progress) {
   const auto phase = [&](std::string_view name) {
     if (progress) progress->phase(name);
   };
@@ -25,7 +26,7 @@ ArchiveAnalysis analyze_read_trace(Trace trace, const AnalysisSettings& settings
   a.trace = std::move(trace);
   phase("matching");
   a.matching = match_trace(a.trace, settings.threads);
-  if (clock_repair) {
+  if (options.clock_repair) {
     phase("clock repair");
     // The repair keeps every location's event order, so the pairs stay; only the count of
     // violations changes, and the repair counts what is left the way the matcher does.
@@ -33,8 +34,15 @@ ArchiveAnalysis analyze_read_trace(Trace trace, const AnalysisSettings& settings
     if (repair.passes > 0) a.matching.counts.clock_violations = repair.violations_after;
   }
   a.trace.release_request_ids();
+  give_back_freed_memory();  // the matching's and the repair's working tables, the ids
   phase("patterns");
-  a.result = analyze_trace(a.trace, a.matching, settings);
+  const auto release_details = [&a] {
+    a.trace.release_op_details();
+    a.matching = {};
+    give_back_freed_memory();
+  };
+  a.result = analyze_trace(a.trace, a.matching, settings,
+                           options.keep_trace ? std::function<void()>() : release_details);
   return a;
 }
 

@@ -19,20 +19,29 @@ inline constexpr std::string_view kIncompleteTraceAdvice =
     "; nothing can be analyzed: trace the program again (an archive is complete once every "
     "rank has passed MPI_Finalize)";
 
+struct ArchiveOptions {
+  bool clock_repair = true;
+  // Whether the trace's ops and the matching must outlive the analysis, for reports drawn
+  // from them (the timeline, the HTML report). Otherwise they go before the root-cause
+  // analysis, which reads little of them (Trace::release_op_details), so that its tables do
+  // not add to them at the analyzer's peak.
+  bool keep_trace = true;
+};
+
 struct ArchiveAnalysis {
-  Trace trace;
-  Matching matching;
+  Trace trace;        // without op details (Trace::release_op_details) unless keep_trace
+  Matching matching;  // empty unless keep_trace
   AnalysisResult result;
 };
 
-// Phases for `progress` (may be null): reading, matching, clock repair (with `clock_repair`),
-// patterns. Throws the trace reader's TraceUsageError and TraceReadError.
+// Phases for `progress` (may be null): reading, matching, clock repair (with
+// options.clock_repair), patterns. Throws the trace reader's TraceUsageError and TraceReadError.
 ArchiveAnalysis analyze_archive(const std::string& path, const AnalysisSettings& settings,
-                                bool clock_repair, ProgressReporter* progress);
+                                const ArchiveOptions& options, ProgressReporter* progress);
 
 // The phases after reading, for a trace read otherwise (by the processes of an MPI job).
-ArchiveAnalysis analyze_read_trace(Trace trace, const AnalysisSettings& settings, bool clock_repair,
-                                   ProgressReporter* progress);
+ArchiveAnalysis analyze_read_trace(Trace trace, const AnalysisSettings& settings,
+                                   const ArchiveOptions& options, ProgressReporter* progress);
 
 // The progress callback of the reading phase.
 ReadProgress reading_progress(ProgressReporter* progress);

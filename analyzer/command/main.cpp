@@ -52,14 +52,24 @@ int fail(int status, const std::string& message) {
 
 // Reads, matches and analyzes the archive: alone, or with the processes of the MPI job, of
 // which only process 0 goes on past reading (nullopt on the others).
+// Whether a report the command line asks for is drawn from the trace and the matching.
+bool reports_need_trace(const collwrap::CommandLine& cl) {
+  for (const collwrap::ReportWriter& writer : collwrap::report_writers())
+    if (writer.needs == collwrap::ReportNeeds::TraceAndMatching && cl.report_path(writer.option))
+      return true;
+  return false;
+}
+
 std::optional<collwrap::ArchiveAnalysis> analyze(const collwrap::CommandLine& cl) {
   const collwrap::AnalysisSettings settings{cl.rules, cl.patterns, 3, cl.causes, cl.threads};
-  if (!job) return collwrap::analyze_archive(cl.trace_path, settings, cl.clock_repair, &*progress);
+  const collwrap::ArchiveOptions options{.clock_repair = cl.clock_repair,
+                                         .keep_trace = reports_need_trace(cl)};
+  if (!job) return collwrap::analyze_archive(cl.trace_path, settings, options, &*progress);
   progress->phase("reading");
   std::optional<collwrap::Trace> trace = collwrap::read_trace_in_job(
       *job, cl.trace_path, {cl.threads}, collwrap::reading_progress(&*progress));
   if (!trace) return std::nullopt;
-  return collwrap::analyze_read_trace(std::move(*trace), settings, cl.clock_repair, &*progress);
+  return collwrap::analyze_read_trace(std::move(*trace), settings, options, &*progress);
 }
 
 // Writes the report files the command line asks for, in the order of report_writers(); a

@@ -9,6 +9,7 @@
 // from one arena, so that tables freed by one rule thread serve the next thread's, the freed
 // memory is reused: the kernel zeroes each page once, and the peak stays where it was (the
 // stages' tables are alive one after the other, not at once). Call it first thing in main().
+// Where a stage frees far more than the next allocates, give_back_freed_memory() below.
 #pragma once
 
 #include <malloc.h>
@@ -21,6 +22,15 @@ inline void keep_freed_memory_for_reuse() {
   mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, INT_MAX);
   mallopt(M_ARENA_MAX, 1);
+}
+
+// Gives the heap's free pages back to the system: at the few points where much of what the
+// analysis holds has just been freed and the next stage needs less (after the matching's
+// working tables; before the root-cause analysis, when the op details go), so that the freed
+// memory does not stay at the peak beside the next stage's tables, which it would serve only
+// in part, being cut into pieces of other sizes. Costs a page fault per page used again.
+inline void give_back_freed_memory() {
+  malloc_trim(0);
 }
 
 }  // namespace collwrap

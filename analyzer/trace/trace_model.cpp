@@ -59,4 +59,16 @@ void Trace::release_request_ids() {
   for (Location& l : locations) std::vector<std::uint64_t>().swap(l.op_request);
 }
 
+void Trace::release_op_details() {
+  const auto release = [](auto& column) { std::remove_reference_t<decltype(column)>().swap(column); };
+  for (Location& l : locations) {
+    for_each_op_column(l, [&](auto& column) {
+      if (static_cast<void*>(&column) != &l.op_kind && static_cast<void*>(&column) != &l.op_peer)
+        release(column);
+    });
+    release(l.op_bytes_received.ops);
+    release(l.op_bytes_received.bytes);
+  }
+}
+
 }  // namespace collwrap

@@ -372,6 +372,12 @@ struct Trace {
   // final matching holds those pairs (Matching::request_partner), the analysis frees them,
   // 8 bytes per op. op_request is empty afterwards.
   void release_request_ids();
+
+  // What the root-cause analysis does not read once it is prepared (RootCauseAnalysis): every
+  // op column but op_kind and op_peer, and the bytes received; 29 bytes per op. For the owner
+  // of a trace whose remaining readers are that analysis and the calls' columns: every other
+  // reader of ops would find them gone (ops() stays, call_first_op too).
+  void release_op_details();
 };
 
 }  // namespace collwrap

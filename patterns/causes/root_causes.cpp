@@ -39,6 +39,8 @@ TimeNs segment_length(const Trace& trace, const ReplayGraph& graph, const Replay
   return times.enter[g] - (first ? trace.begin : times.leave(g - 1));
 }
 
+}  // namespace
+
 class CauseFinder {
  public:
   CauseFinder(const Trace& trace, const Matching& matching, const CauseOptions& options,
@@ -384,11 +386,20 @@ class CauseFinder {
   std::vector<std::uint32_t> type_locations_;  // by group
 };
 
-}  // namespace
+RootCauseAnalysis::RootCauseAnalysis(const Trace& trace, const Matching& matching,
+                                     const CauseOptions& options, unsigned threads)
+    : finder_(std::make_unique<CauseFinder>(trace, matching, options, threads)) {}
+RootCauseAnalysis::RootCauseAnalysis(RootCauseAnalysis&&) noexcept = default;
+RootCauseAnalysis& RootCauseAnalysis::operator=(RootCauseAnalysis&&) noexcept = default;
+RootCauseAnalysis::~RootCauseAnalysis() = default;
+
+CauseAnalysis RootCauseAnalysis::run() {
+  return finder_->run();
+}
 
 CauseAnalysis find_root_causes(const Trace& trace, const Matching& matching,
                                const CauseOptions& options, unsigned threads) {
-  return CauseFinder(trace, matching, options, threads).run();
+  return RootCauseAnalysis(trace, matching, options, threads).run();
 }
 
 }  // namespace collwrap

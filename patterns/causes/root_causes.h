@@ -4,6 +4,7 @@
 // question asked.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "cause_result.h"
@@ -23,9 +24,32 @@ struct CauseOptions {
   bool critical_path_pieces = false;
 };
 
+class CauseFinder;
+
+// The root-cause analysis in two steps, so that its caller may free in between what only the
+// first step reads. Preparing it (the constructor) builds the replay graph and the compute
+// segment types: the last reading of the matching and of the op columns other than op_kind
+// and op_peer (Trace::release_op_details). run() then reads only the calls, those two columns
+// and the definitions.
+//
 // `threads`: how many what-if replays run at once (0: one per core); the result does not
 // depend on it. Each thread holds its own replay buffers, 8 bytes per call (the Enters)
 // and the list of the segments a question changes.
+class RootCauseAnalysis {
+ public:
+  RootCauseAnalysis(const Trace& trace, const Matching& matching, const CauseOptions& options,
+                    unsigned threads = 0);
+  RootCauseAnalysis(RootCauseAnalysis&&) noexcept;
+  RootCauseAnalysis& operator=(RootCauseAnalysis&&) noexcept;
+  ~RootCauseAnalysis();
+
+  CauseAnalysis run();  // once
+
+ private:
+  std::unique_ptr<CauseFinder> finder_;
+};
+
+// Both steps at once.
 CauseAnalysis find_root_causes(const Trace& trace, const Matching& matching,
                                const CauseOptions& options, unsigned threads = 0);
 

@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <numeric>
+#include <sstream>
 
 #include "catalog.h"
 #include "every_pattern_trace.h"
+#include "json_report.h"
 #include "trace_builder.h"
 
 namespace collwrap::testing {
@@ -182,6 +184,34 @@ TEST(Analyze, OnlySelectedPatternsAreTotalled) {
   ASSERT_EQ(r.summary.patterns.size(), 2u);
   for (const Finding& f : r.findings)
     EXPECT_TRUE(f.pattern == "late_sender" || f.pattern == "early_scan");
+}
+
+// The owner of a trace may free its op details and the matching once only the root-cause
+// analysis is left (as the analyzer does unless a report draws the trace): the report is the
+// same without them.
+TEST(Analyze, ReleasingTheOpDetailsBeforeTheRootCausesChangesNothing) {
+  const AnalysisSettings settings{{}, select_patterns("all")};
+  const Trace original = every_pattern_trace();
+  std::ostringstream expected;
+  write_json_report(analyze_trace(original, match_trace(original), settings), expected);
+
+  Trace trace = original;
+  Matching matching = match_trace(trace);
+  int releases = 0;
+  const AnalysisResult r = analyze_trace(trace, matching, settings, [&] {
+    ++releases;
+    trace.release_op_details();
+    matching = {};
+  });
+  EXPECT_EQ(releases, 1);
+  EXPECT_TRUE(trace.locations[0].op_time.empty());
+  EXPECT_EQ(trace.locations[0].op_kind, original.locations[0].op_kind);
+  ASSERT_TRUE(r.causes.has_value());
+  EXPECT_GT(r.causes->critical_path.length_s, 0);
+  EXPECT_GT(r.causes->delay.waits, 0u);
+  std::ostringstream released;
+  write_json_report(r, released);
+  EXPECT_EQ(released.str(), expected.str());
 }
 
 }  // namespace
