@@ -24,23 +24,20 @@ AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
   std::optional<RootCauseAnalysis> causes;
   // Every part below only reads the trace, so with two threads or more they run at once, the
   // rules on their own thread(s) and the rest, short, on another. The root-cause analysis then
-  // runs alone: it is the longest, spreads its replays over the threads itself, and reads
-  // little of the trace, so that what only the parts before it read can go first.
+  // runs alone: it is the longest and spreads its replays over the threads itself. It is
+  // prepared after the rest, so that its replay graph does not add to their tables, and once
+  // prepared reads little of the trace, so that what only the parts before it read can go.
   const unsigned threads = worker_count(settings.threads, std::numeric_limits<std::size_t>::max());
   const unsigned rule_threads = threads > 1 ? threads - 1 : threads;
-  parallel_for(5, threads, [&](std::size_t task) {
+  parallel_for(4, threads, [&](std::size_t task) {
     switch (task) {
       case 0:
         found = find_findings(trace, matching, settings.findings(), rule_threads);
         break;
       case 1:
-        if (settings.causes.enabled)
-          causes.emplace(trace, matching, settings.causes, settings.threads);
-        break;
-      case 2:
         result.grains = compute_grains(trace);
         break;
-      case 3:
+      case 2:
         result.communication = communication_matrix(trace, matching);
         break;
       default:
@@ -54,6 +51,7 @@ AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
   result.findings = std::move(found.findings);
   result.summary = summarize_run(trace, matching, settings, result.findings);
   result.summary.instances_below_min_wait = found.instances_below_min_wait;
+  if (settings.causes.enabled) causes.emplace(trace, matching, settings.causes, settings.threads);
   if (release_details) release_details();
   if (causes) result.causes = causes->run();
   return result;
