@@ -35,7 +35,7 @@ void find_frequent_small_communication(const RuleContext& context, InstanceSink&
       for (const std::uint32_t op : ops_of_call(trace, loc, call)) {
         const OpKind kind = l.op_kind[op];
         if (kind != OpKind::RmaPut && kind != OpKind::RmaGet) continue;
-        const std::uint64_t bytes = l.op_bytes[op] + l.bytes_received(op);
+        const std::uint64_t bytes = l.bytes_sent(op) + l.bytes_received(op);
         if (bytes > kSmallBytes || l.op_peer[op] == kNoWorldRank) continue;
         Group& g = groups[{l.call_callsite[call], l.call_region[call], l.op_peer[op]}];
         if (g.first_call == kNone) g.first_call = call;

@@ -21,7 +21,7 @@ void find_large_communication(const RuleContext& context, InstanceSink& sink) {
       for (const std::uint32_t op : ops_of_call(trace, loc, call)) {
         const OpKind kind = l.op_kind[op];
         if (kind != OpKind::RmaPut && kind != OpKind::RmaGet) continue;
-        const std::uint64_t bytes = l.op_bytes[op] + l.bytes_received(op);
+        const std::uint64_t bytes = l.bytes_sent(op) + l.bytes_received(op);
         if (bytes < context.options.large_transfer_bytes || l.op_peer[op] == kNoWorldRank) continue;
         const Peer peer[] = {{l.op_peer[op]}};  // the passive target: no thread of its own
         sink.add({&kLargeCommunication,

@@ -25,7 +25,7 @@ LockKey lock_key(const Location& l, std::uint32_t op) {
   return (std::uint64_t{l.op_comm[op]} << 32) | static_cast<std::uint32_t>(l.op_tag[op]);
 }
 bool shared_lock(const Location& l, std::uint32_t op) {
-  return l.op_bytes[op] != 0;
+  return l.bytes_sent(op) != 0;
 }
 
 // A lock's holds in time order of acquisition, and the longest of them.

@@ -9,7 +9,7 @@ SendMode send_mode(const Trace& trace, const Message& m) {
 }
 
 std::uint64_t message_bytes(const Trace& trace, const Message& m) {
-  return trace.locations[m.send.loc].op_bytes[m.send.op];
+  return trace.locations[m.send.loc].bytes_sent(m.send.op);
 }
 
 std::uint64_t eager_threshold(const Trace& trace, const RuleOptions& options, const Message& m) {

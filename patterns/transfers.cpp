@@ -15,7 +15,7 @@ void visit_messages(const Trace& trace, const Matching& matching,
     if (send_call == kNone || recv_call == kNone) continue;
     visit({.from = sender.rank,
            .to = receiver.rank,
-           .bytes = sender.op_bytes[m.send.op],
+           .bytes = sender.bytes_sent(m.send.op),
            .issued = m.send,
            .call = send_call,
            .start = sender.call_enter[send_call],
@@ -39,7 +39,7 @@ void visit_one_sided(const Trace& trace, const std::function<void(const Transfer
                  .start = l.call_enter[call],
                  .done = l.call_leave[call]};
       if (kind != OpKind::RmaGet) {
-        t.from = l.rank, t.to = peer, t.bytes = l.op_bytes[op];
+        t.from = l.rank, t.to = peer, t.bytes = l.bytes_sent(op);
         visit(t);
       }
       if (const std::uint64_t received = l.bytes_received(op); received > 0) {

@@ -111,7 +111,7 @@ TimelineCounts write_timeline_data(const Trace& trace, const Matching& matching,
   out << ",\n\"bytes\":";
   write_numbers(out, selection.messages, [&](const TimelineMessage& m) {
     const OpRef send = matching.messages[m.message].send;
-    return trace.locations[send.loc].op_bytes[send.op];
+    return trace.locations[send.loc].bytes_sent(send.op);
   });
   // Without root causes (--no-causes) there is no critical path to draw.
   out << "},\n\"critical_path\":";

@@ -15,7 +15,7 @@ namespace {
 std::uint64_t call_bytes(const Location& l, std::size_t call) {
   std::uint64_t bytes = 0;
   for (std::uint32_t op = l.call_first_op[call]; op < l.call_first_op[call + 1]; ++op)
-    bytes += l.op_bytes[op] + l.bytes_received(op);
+    bytes += l.bytes_sent(op) + l.bytes_received(op);
   return bytes;
 }
 

@@ -82,7 +82,7 @@ std::size_t write_rma_transfers(const Trace& trace, const TimelineSelection& sel
       const char* name = rma_transfer_name(l.op_kind[op]);
       if (name == nullptr) continue;
       const std::int32_t target = l.op_peer[op];
-      Json args = {{"bytes_sent", l.op_bytes[op]}, {"bytes_received", l.bytes_received(op)}};
+      Json args = {{"bytes_sent", l.bytes_sent(op)}, {"bytes_received", l.bytes_received(op)}};
       if (target != kNoWorldRank) args["target"] = target;
       events.add({{"name", target == kNoWorldRank
                                ? std::string(name)
@@ -199,7 +199,7 @@ TimelineCounts write_timeline(const Trace& trace, const Matching& matching,
                    {"ts", micros(rl.call_leave[recv.call])},
                    {"pid", rl.rank},
                    {"tid", rl.thread},
-                   {"args", {{"bytes", sl.op_bytes[m.send.op]}, {"tag", sl.op_tag[m.send.op]}}}});
+                   {"args", {{"bytes", sl.bytes_sent(m.send.op)}, {"tag", sl.op_tag[m.send.op]}}}});
     events.add(start);
     events.add(finish);
     ++counts.messages;

@@ -158,8 +158,9 @@ int run_compare_command(std::span<const std::string_view> args) {
     return fail(kExitUsage, e.what());
   }
   const ArchiveAnalyzer analyze = [&](const std::string& path) {
-    return analyze_archive(path, cl.analysis, {.clock_repair = cl.clock_repair, .keep_trace = false},
-                           nullptr).result;
+    return analyze_archive(path, cl.analysis,
+                           {.clock_repair = cl.clock_repair, .keep_trace = false}, nullptr)
+        .result;
   };
   std::vector<ComparedRun> runs;
   for (const RunSource& source : sources) {

@@ -83,8 +83,6 @@ void send_share(const LocationsRead& read, const LocationRange& share, int to) {
     for_each_call_column(l, send);
     for_each_op_column(l, send);
     send_vector(l.pcontrol, to);
-    send_vector(l.op_bytes_received.ops, to);
-    send_vector(l.op_bytes_received.bytes, to);
     const LocationReport& r = read.reports[i];
     const std::vector<ReportCounts> counts{{r.events, r.unclosed_calls, r.orphan_ops,
                                             r.max_offset_stddev, r.clock_offsets,
@@ -102,8 +100,6 @@ void receive_share(LocationsRead& read, const LocationRange& share, int from) {
     for_each_call_column(l, receive);
     for_each_op_column(l, receive);
     receive_vector(l.pcontrol, from);
-    receive_vector(l.op_bytes_received.ops, from);
-    receive_vector(l.op_bytes_received.bytes, from);
     std::vector<ReportCounts> counts;
     receive_vector(counts, from);
     LocationReport& r = read.reports[i];

@@ -190,7 +190,7 @@ class ClockCondition {
       const std::uint32_t first_call = l.op_call[start.valid() ? start.op : member.op];
       members_.push_back({{member.loc, enter_position(l, first_call)},
                           {member.loc, leave_position(l, l.op_call[member.op])}});
-      moves_data |= l.op_bytes[member.op] > 0 || l.bytes_received(member.op) > 0;
+      moves_data |= l.bytes_sent(member.op) > 0 || l.bytes_received(member.op) > 0;
       several_nodes |= l.node != trace.locations[m.members[c.first_member].loc].node;
       if (l.rank == c.root) inst.root = i;
     }

@@ -111,7 +111,7 @@ std::vector<Participation> collect_participations(const Trace& trace, const Matc
                      .op = l.op_coll[member],
                      .role = trace.regions[l.call_region[first_call]].role,
                      .nonblocking = l.op_kind[member] == OpKind::NbcComplete,
-                     .moves_data = l.op_bytes[member] > 0 || l.bytes_received(member) > 0});
+                     .moves_data = l.bytes_sent(member) > 0 || l.bytes_received(member) > 0});
     }
   }
   return out;

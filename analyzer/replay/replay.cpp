@@ -97,8 +97,7 @@ class Replayer {
   bool advance(std::uint32_t g, LocationCursor& at, bool force) {
     if (enter_[g] == kUnset) {
       TimeNs segment = segment_before(trace_, graph_, g);
-      if (const std::span<const ScaledSegment> scaled = options_.scaled_segments;
-          !scaled.empty()) {
+      if (const std::span<const ScaledSegment> scaled = options_.scaled_segments; !scaled.empty()) {
         std::size_t& next = at.next_scaled;
         if (next < scaled.size() && scaled[next].call == g) {
           // Rounded to the nearest ns.

@@ -31,11 +31,9 @@ void reserve_calls(Location& l, std::size_t n) {
   });
 }
 
-// The bytes received are kept for few ops, but at most one entry per op: reserved alike.
+// The sparse lists are kept for few ops, but hold at most one entry per op: reserved alike.
 void reserve_ops(Location& l, std::size_t n) {
   for_each_op_column(l, [&](auto& column) { column.reserve(n); });
-  l.op_bytes_received.ops.reserve(n);
-  l.op_bytes_received.bytes.reserve(n);
 }
 
 // After reading: the unused reserve goes back (see release_unused_capacity).
@@ -43,8 +41,6 @@ void release_unused_reserve(const Location& l) {
   const auto release = [](const auto& column) { release_unused_capacity(column); };
   for_each_call_column(l, release);
   for_each_op_column(l, release);
-  release(l.op_bytes_received.ops);
-  release(l.op_bytes_received.bytes);
 }
 
 void reserve_for_events(Location& l, std::uint64_t events) {
@@ -154,8 +150,9 @@ class EventLoader {
     l.op_peer.push_back(f.peer);
     l.op_comm.push_back(f.comm);
     l.op_tag.push_back(f.tag);
-    l.op_bytes.push_back(f.bytes);
+    l.op_bytes_sent.push_back(0);
     const auto op = static_cast<std::uint32_t>(l.ops() - 1);
+    l.set_bytes_sent(op, f.bytes);
     l.set_request(op, f.request);
     l.op_bytes_received.append(op, f.bytes_received);
     l.call_first_op.back() = static_cast<std::uint32_t>(l.ops());

@@ -95,7 +95,7 @@ std::uint32_t TraceBuilder::add_op(CallRef c, OpKind kind, TimeNs time) {
   l.op_peer.push_back(kNoWorldRank);
   l.op_comm.push_back(kNone);
   l.op_tag.push_back(0);
-  l.op_bytes.push_back(0);
+  l.op_bytes_sent.push_back(0);
   l.set_request(static_cast<std::uint32_t>(l.ops() - 1), 0);
   l.call_first_op.back() = static_cast<std::uint32_t>(l.ops());
   return static_cast<std::uint32_t>(l.ops() - 1);
@@ -106,7 +106,7 @@ void set_p2p(Location& l, std::uint32_t op, int peer, int tag, std::uint64_t byt
              std::uint32_t comm, std::uint64_t request) {
   l.op_peer[op] = peer;
   l.op_tag[op] = tag;
-  l.op_bytes[op] = bytes;
+  l.set_bytes_sent(op, bytes);
   l.op_comm[op] = comm;
   l.set_request(op, request);
 }
@@ -159,7 +159,7 @@ std::uint32_t TraceBuilder::collective(CallRef c, CollOp coll, std::uint32_t com
   l.op_coll[op] = coll;
   l.op_comm[op] = comm;
   l.op_peer[op] = root;
-  l.op_bytes[op] = sent;
+  l.set_bytes_sent(op, sent);
   l.op_bytes_received.append(op, received);
   return op;
 }
@@ -188,7 +188,7 @@ std::uint32_t TraceBuilder::nbc_complete(CallRef c, CollOp coll, std::uint64_t r
   l.op_coll[op] = coll;
   l.op_comm[op] = comm;
   l.op_peer[op] = root;
-  l.op_bytes[op] = sent;
+  l.set_bytes_sent(op, sent);
   l.op_bytes_received.append(op, received);
   l.set_request(op, request);
   return op;
@@ -198,7 +198,7 @@ namespace {
 void set_rma(Location& l, std::uint32_t op, int target, std::uint64_t sent, std::uint64_t received,
              std::uint32_t comm) {
   l.op_peer[op] = target;
-  l.op_bytes[op] = sent;
+  l.set_bytes_sent(op, sent);
   l.op_bytes_received.append(op, received);
   l.op_comm[op] = comm;
 }
@@ -230,7 +230,7 @@ std::uint32_t TraceBuilder::lock(CallRef c, OpKind kind, std::uint64_t lock, boo
   const auto op = add_op(c, kind, at_leave ? l.call_leave[c.call] : l.call_enter[c.call]);
   loc(c).op_comm[op] = comm;
   loc(c).op_tag[op] = rma_lock_tag(lock);
-  loc(c).op_bytes[op] = shared ? 1 : 0;
+  loc(c).set_bytes_sent(op, shared ? 1 : 0);
   return op;
 }
 

@@ -4,7 +4,7 @@
 
 namespace collwrap {
 
-std::uint64_t ReceivedBytes::of(std::uint32_t op, std::size_t all_ops) const {
+std::uint64_t SparseOpBytes::of(std::uint32_t op, std::size_t all_ops) const {
   const std::size_t n = ops.size();
   if (n == 0) return 0;
   // The kept ops are taken to be spread evenly among all of them; from that guess the search
@@ -41,10 +41,10 @@ std::uint64_t ReceivedBytes::of(std::uint32_t op, std::size_t all_ops) const {
   return it != ops.end() && *it == op ? bytes[static_cast<std::size_t>(it - ops.begin())] : 0;
 }
 
-void ReceivedBytes::append(std::uint32_t op, std::uint64_t received) {
-  if (received == 0) return;
+void SparseOpBytes::append(std::uint32_t op, std::uint64_t count) {
+  if (count == 0) return;
   ops.push_back(op);
-  bytes.push_back(received);
+  bytes.push_back(count);
 }
 
 void Trace::finish_indexes() {
@@ -60,14 +60,11 @@ void Trace::release_request_ids() {
 }
 
 void Trace::release_op_details() {
-  const auto release = [](auto& column) { std::remove_reference_t<decltype(column)>().swap(column); };
   for (Location& l : locations) {
     for_each_op_column(l, [&](auto& column) {
       if (static_cast<void*>(&column) != &l.op_kind && static_cast<void*>(&column) != &l.op_peer)
-        release(column);
+        std::remove_reference_t<decltype(column)>().swap(column);
     });
-    release(l.op_bytes_received.ops);
-    release(l.op_bytes_received.bytes);
   }
 }
 

@@ -245,23 +245,27 @@ struct PcontrolCall {
   std::int32_t level = 0;
 };
 
-// Bytes that ops received of their own. Only collectives (CollectiveEnd, NbcComplete) and
-// one-sided gets and atomics receive any (a point-to-point receive counts its message in
-// op_bytes), so only their nonzero figures are kept, in op order: 12 bytes per such op rather
-// than 8 bytes per op.
-struct ReceivedBytes {
+// Byte counts that few ops of a location have: only the nonzero ones, with their ops, in op
+// order (12 bytes per such op rather than 8 bytes per op).
+struct SparseOpBytes {
   std::vector<std::uint32_t> ops;  // ascending
   std::vector<std::uint64_t> bytes;
 
-  static constexpr bool may_receive(OpKind kind) {
-    return kind == OpKind::CollectiveEnd || kind == OpKind::NbcComplete ||
-           kind == OpKind::RmaGet || kind == OpKind::RmaAtomic;
-  }
   // 0 for an op that is not kept; `all_ops`: the location's op count, which guides the search.
   std::uint64_t of(std::uint32_t op, std::size_t all_ops) const;
-  // For the op just added to a location, of a kind that may_receive; 0 is not kept.
-  void append(std::uint32_t op, std::uint64_t received);
+  // For an op after every op kept so far; 0 is not kept.
+  void append(std::uint32_t op, std::uint64_t count);
 };
+
+// Only collectives (CollectiveEnd, NbcComplete) and one-sided gets and atomics receive bytes
+// of their own: a point-to-point receive counts its message in the sent bytes.
+constexpr bool may_receive_bytes(OpKind kind) {
+  return kind == OpKind::CollectiveEnd || kind == OpKind::NbcComplete || kind == OpKind::RmaGet ||
+         kind == OpKind::RmaAtomic;
+}
+
+// In Location::op_bytes_sent: the count is 4 GiB or more, kept in op_wide_bytes_sent.
+inline constexpr std::uint32_t kWideBytes = std::numeric_limits<std::uint32_t>::max();
 
 struct Location {
   std::int32_t rank = 0;      // MPI_COMM_WORLD rank
@@ -286,12 +290,15 @@ struct Location {
   std::vector<std::int32_t> op_peer;   // world rank of peer / root, or kNoWorldRank
   std::vector<std::uint32_t> op_comm;  // index into Trace::comms, or kNone
   std::vector<std::int32_t> op_tag;
-  std::vector<std::uint64_t> op_bytes;           // bytes sent (p2p: message size)
+  // Bytes sent (point-to-point: the message size) in 32 bits; a count of 4 GiB or more reads
+  // kWideBytes here and is kept in op_wide_bytes_sent. Read with bytes_sent().
+  std::vector<std::uint32_t> op_bytes_sent;
   // Request ids, one per op; empty while every id is 0, as on a location with only blocking
   // communication (8 bytes per op less while reading and matching). Read with request(), write
   // with set_request(); see also Trace::release_request_ids.
   std::vector<std::uint64_t> op_request;
-  ReceivedBytes op_bytes_received;  // few ops have any, so kept apart from the per-op columns
+  SparseOpBytes op_wide_bytes_sent;  // counts of 4 GiB or more
+  SparseOpBytes op_bytes_received;   // few ops have any (may_receive_bytes)
 
   std::size_t calls() const { return call_enter.size(); }
   std::size_t ops() const { return op_kind.size(); }
@@ -304,15 +311,28 @@ struct Location {
     if (op_request.size() < ops()) op_request.resize(ops(), 0);
     op_request[op] = id;
   }
+  std::uint64_t bytes_sent(std::uint32_t op) const {
+    const std::uint32_t narrow = op_bytes_sent[op];
+    return narrow != kWideBytes ? narrow : op_wide_bytes_sent.of(op, ops());
+  }
+  // For an op after every op with a wide count so far.
+  void set_bytes_sent(std::uint32_t op, std::uint64_t bytes) {
+    if (bytes < kWideBytes) {
+      op_bytes_sent[op] = static_cast<std::uint32_t>(bytes);
+    } else {
+      op_bytes_sent[op] = kWideBytes;
+      op_wide_bytes_sent.append(op, bytes);
+    }
+  }
   std::uint64_t bytes_received(std::uint32_t op) const {
-    return ReceivedBytes::may_receive(op_kind[op]) ? op_bytes_received.of(op, ops()) : 0;
+    return may_receive_bytes(op_kind[op]) ? op_bytes_received.of(op, ops()) : 0;
   }
 };
 
 // Every per-call column of a location (call_first_op, which has one entry more, included),
-// then every per-op column: for passes that treat all columns alike (reserving, giving back
-// unused capacity, sending a location to another analyzer process), so that a new column is
-// added in one place.
+// then every per-op column and the sparse lists' (which hold at most one entry per op): for
+// passes that treat all columns alike (reserving, giving back unused capacity, sending a
+// location to another analyzer process), so that a new column is added in one place.
 template <class L, class F>
 void for_each_call_column(L& l, F&& f) {
   f(l.call_enter);
@@ -330,8 +350,12 @@ void for_each_op_column(L& l, F&& f) {
   f(l.op_peer);
   f(l.op_comm);
   f(l.op_tag);
-  f(l.op_bytes);
+  f(l.op_bytes_sent);
   f(l.op_request);
+  f(l.op_wide_bytes_sent.ops);
+  f(l.op_wide_bytes_sent.bytes);
+  f(l.op_bytes_received.ops);
+  f(l.op_bytes_received.bytes);
 }
 
 // Problems found while reading; the analysis goes on and the report lists them.

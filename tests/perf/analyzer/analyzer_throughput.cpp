@@ -162,7 +162,6 @@ std::size_t model_bytes(const Trace& t) {
   for (const Location& l : t.locations) {
     for_each_call_column(l, [&](const auto& column) { b += bytes_of(column); });
     for_each_op_column(l, [&](const auto& column) { b += bytes_of(column); });
-    b += bytes_of(l.op_bytes_received.ops) + bytes_of(l.op_bytes_received.bytes);
   }
   return b;
 }
