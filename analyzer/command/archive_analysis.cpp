@@ -2,6 +2,7 @@
 
 #include "clock_repair.h"
 #include "memory_reuse.h"
+#include "root_causes.h"
 
 namespace collwrap {
 
@@ -36,11 +37,7 @@ ArchiveAnalysis analyze_read_trace(Trace trace, const AnalysisSettings& settings
   a.trace.release_request_ids();
   give_back_freed_memory();  // the matching's and the repair's working tables, the ids
   phase("patterns");
-  const auto release_details = [&a] {
-    a.trace.release_op_details();
-    a.matching = {};
-    give_back_freed_memory();
-  };
+  const auto release_details = [&a] { release_details_for_root_causes(a.trace, a.matching); };
   a.result = analyze_trace(a.trace, a.matching, settings,
                            options.keep_trace ? std::function<void()>() : release_details);
   return a;

@@ -5,6 +5,7 @@
 #include "critical_path_share.h"
 #include "delay_costs.h"
 #include "flat_map.h"
+#include "memory_reuse.h"
 #include "parallel_for.h"
 #include "pop_efficiency.h"
 #include "result_units.h"
@@ -375,7 +376,7 @@ class CauseFinder {
   }
 
   const Trace& trace_;
-  const CauseOptions& options_;
+  const CauseOptions options_;  // a copy: the analysis may outlive its caller's options
   const unsigned threads_;
   const ReplayGraph graph_;
   const SegmentTypes types_;
@@ -395,6 +396,12 @@ RootCauseAnalysis::~RootCauseAnalysis() = default;
 
 CauseAnalysis RootCauseAnalysis::run() {
   return finder_->run();
+}
+
+void release_details_for_root_causes(Trace& trace, Matching& matching) {
+  trace.release_op_details();
+  matching = {};
+  give_back_freed_memory();
 }
 
 CauseAnalysis find_root_causes(const Trace& trace, const Matching& matching,

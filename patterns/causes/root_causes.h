@@ -49,6 +49,10 @@ class RootCauseAnalysis {
   std::unique_ptr<CauseFinder> finder_;
 };
 
+// Frees what a prepared RootCauseAnalysis does not read: the op details
+// (Trace::release_op_details) and the matching, and gives the freed pages back to the system.
+void release_details_for_root_causes(Trace& trace, Matching& matching);
+
 // Both steps at once.
 CauseAnalysis find_root_causes(const Trace& trace, const Matching& matching,
                                const CauseOptions& options, unsigned threads = 0);

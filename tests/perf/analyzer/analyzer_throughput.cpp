@@ -210,9 +210,19 @@ int main(int argc, char** argv) {
   Matching matching;
   match_runs.push_back(measure([&] { matching = match_trace(trace, threads); }));
   const long rss_after_match = max_rss_kib();
+  const std::size_t model = model_bytes(trace), matched = matching_bytes(matching);
+  const MatchCounts counts = matching.counts;
+  const std::size_t instances = matching.collectives.size();
+  // As the analyzer runs it when no report draws the trace: prepared, then what it no longer
+  // reads freed (analyze_trace), then run.
   CauseAnalysis causes;
+  const auto root_causes = [&] {
+    RootCauseAnalysis analysis(trace, matching, {}, threads);
+    release_details_for_root_causes(trace, matching);
+    causes = analysis.run();
+  };
   std::vector<Cost> cause_runs;
-  cause_runs.push_back(measure([&] { causes = find_root_causes(trace, matching, {}, threads); }));
+  cause_runs.push_back(measure(root_causes));
   const long rss_after_causes = max_rss_kib();
   // Runs interleaved, so that other load on the machine weighs on all three alike.
   const unsigned used = worker_count(threads, trace.locations.size());
@@ -222,7 +232,7 @@ int main(int argc, char** argv) {
     if (k == 0) continue;
     read_runs.push_back(measure([&] { trace = read_trace(anchor, {.threads = threads}); }));
     match_runs.push_back(measure([&] { matching = match_trace(trace, threads); }));
-    cause_runs.push_back(measure([&] { causes = find_root_causes(trace, matching, {}, threads); }));
+    cause_runs.push_back(measure(root_causes));
   }
 
   const Cost read = best(read_runs), match = best(match_runs), bare = best(bare_runs);
@@ -234,10 +244,8 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(trace.event_count), trace.locations.size(),
               static_cast<unsigned long long>(bare_events), used);
   std::printf("messages           %llu, collective instances %zu, unmatched %llu\n",
-              static_cast<unsigned long long>(matching.counts.messages),
-              matching.collectives.size(),
-              static_cast<unsigned long long>(matching.counts.unmatched_sends +
-                                              matching.counts.unmatched_receives));
+              static_cast<unsigned long long>(counts.messages), instances,
+              static_cast<unsigned long long>(counts.unmatched_sends + counts.unmatched_receives));
   std::printf("%-18s %10s %10s %16s\n", "step (best run)", "wall s", "cpu s", "M events/s/core");
   const auto row = [&](const char* name, const Cost& c) {
     std::printf("%-18s %10.3f %10.3f %16.1f\n", name, c.wall_s, c.cpu_s, events / c.cpu_s / 1e6);
@@ -256,8 +264,7 @@ int main(int argc, char** argv) {
       read.wall_s / bare.wall_s, (read.wall_s + match.wall_s) / bare.wall_s,
       (read.wall_s + match.wall_s + cause.wall_s) / bare.wall_s, analyzer_cpu / bare.cpu_s);
   std::printf("memory per event   model %.1f B, matching %.1f B (vector capacities)\n",
-              static_cast<double>(model_bytes(trace)) / events,
-              static_cast<double>(matching_bytes(matching)) / events);
+              static_cast<double>(model) / events, static_cast<double>(matched) / events);
   std::printf(
       "peak RSS growth    read %.1f B/event, read + match %.1f B/event, "
       "with causes %.1f B/event\n",

@@ -200,11 +200,11 @@ TEST(Analyze, ReleasingTheOpDetailsBeforeTheRootCausesChangesNothing) {
   int releases = 0;
   const AnalysisResult r = analyze_trace(trace, matching, settings, [&] {
     ++releases;
-    trace.release_op_details();
-    matching = {};
+    release_details_for_root_causes(trace, matching);
   });
   EXPECT_EQ(releases, 1);
   EXPECT_TRUE(trace.locations[0].op_time.empty());
+  EXPECT_TRUE(matching.messages.empty());
   EXPECT_EQ(trace.locations[0].op_kind, original.locations[0].op_kind);
   ASSERT_TRUE(r.causes.has_value());
   EXPECT_GT(r.causes->critical_path.length_s, 0);

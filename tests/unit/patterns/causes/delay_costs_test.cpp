@@ -92,6 +92,38 @@ TEST(RootCauses, RanksTheSlowRanksSegmentWithItsGain) {
   EXPECT_NEAR(c.critical_path.length_s, c.replay_runtime_s, 1e-15);
 }
 
+// Prepared in one place and run in another, as the analyzer does with the trace's details
+// freed in between (release_details_for_root_causes): the analysis keeps its options, which
+// its caller's may not outlive, and needs neither the matching nor the op details to run.
+RootCauseAnalysis prepare_one_cause(TracedRun& run) {
+  CauseOptions options;
+  options.estimated_causes = 1;
+  options.top_segments = 1;
+  RootCauseAnalysis analysis(run.trace, run.matching, options);
+  release_details_for_root_causes(run.trace, run.matching);
+  return analysis;
+}
+
+TEST(RootCauses, APreparedAnalysisRunsOnItsOwnOptionsWithoutTheDetails) {
+  const TracedRun whole(imbalance_before_allreduce({100, 100, 250, 400}));
+  CauseOptions one;
+  one.estimated_causes = 1;
+  one.top_segments = 1;
+  const CauseAnalysis expected = find_root_causes(whole.trace, whole.matching, one);
+  TracedRun run(imbalance_before_allreduce({100, 100, 250, 400}));
+  RootCauseAnalysis prepared = prepare_one_cause(run);
+  const std::vector<CauseOptions> overwritten(8);  // reuses the memory the options were in
+  const CauseAnalysis c = prepared.run();
+  ASSERT_EQ(c.root_causes.size(), 1u);
+  EXPECT_EQ(c.root_causes[0].rank, expected.root_causes.at(0).rank);
+  EXPECT_EQ(c.root_causes[0].gain_s, expected.root_causes[0].gain_s);
+  EXPECT_EQ(c.critical_path.segments.size(), 1u);
+  EXPECT_EQ(c.critical_path.length_s, expected.critical_path.length_s);
+  EXPECT_EQ(c.delay.total_wait_s, expected.delay.total_wait_s);
+  EXPECT_EQ(c.pop.parallel_efficiency, expected.pop.parallel_efficiency);
+  EXPECT_TRUE(run.trace.locations[0].op_time.empty());
+}
+
 TEST(RootCauses, ChainReportsTheFirstRankWithItsLongTermCostAndGain) {
   const TracedRun run(delay_chain());
   const CauseAnalysis c = find_root_causes(run.trace, run.matching, {});
