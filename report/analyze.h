@@ -18,8 +18,8 @@ struct AnalysisSettings {
   std::vector<const Pattern*> patterns;  // which rules to run, catalog order
   std::size_t top_instances = 3;         // worst instances kept per finding
   CauseOptions causes = {};
-  // Cores the analysis may use (0: one per core): the rules and the root-cause analysis run
-  // side by side, and the what-if replays on several threads. The result does not depend on it.
+  // Cores the analysis may use (0: one per core): the rules beside the summaries, then the
+  // root-cause analysis's replays. The result does not depend on it.
   unsigned threads = 0;
 
   FindingSettings findings() const { return {rules, patterns, top_instances}; }
