@@ -398,7 +398,7 @@ struct Trace {
   void release_request_ids();
 
   // What the root-cause analysis does not read once it is prepared (RootCauseAnalysis): every
-  // op column but op_kind and op_peer, and the bytes received; 29 bytes per op. For the owner
+  // op column but op_kind and op_peer, and the sparse byte lists: 25 bytes per op. For the owner
   // of a trace whose remaining readers are that analysis and the calls' columns: every other
   // reader of ops would find them gone (ops() stays, call_first_op too).
   void release_op_details();
