@@ -26,8 +26,8 @@ AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
   // rules, the longest, spread over every thread themselves. The root-cause analysis then runs
   // alone, its replays spread over the threads. It is prepared after the rest, so that its
   // replay graph does not add to their tables, and once prepared reads little of the trace, so
-  // that what only the parts before it read can go first. Running it beside the rules, as
-  // before, was 10-30 % faster with two threads but held both at the peak.
+  // that what only the parts before it read can go first. Running it beside the rules would
+  // be 10-30 % faster with two threads, but would hold the tables of both at the peak.
   const unsigned threads = worker_count(settings.threads, std::numeric_limits<std::size_t>::max());
   parallel_for(4, threads, [&](std::size_t task) {
     switch (task) {

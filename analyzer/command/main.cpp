@@ -50,8 +50,6 @@ int fail(int status, const std::string& message) {
   return status;
 }
 
-// Reads, matches and analyzes the archive: alone, or with the processes of the MPI job, of
-// which only process 0 goes on past reading (nullopt on the others).
 // Whether a report the command line asks for is drawn from the trace and the matching.
 bool reports_need_trace(const collwrap::CommandLine& cl) {
   for (const collwrap::ReportWriter& writer : collwrap::report_writers())
@@ -60,6 +58,8 @@ bool reports_need_trace(const collwrap::CommandLine& cl) {
   return false;
 }
 
+// Reads, matches and analyzes the archive: alone, or with the processes of the MPI job, of
+// which only process 0 goes on past reading (nullopt on the others).
 std::optional<collwrap::ArchiveAnalysis> analyze(const collwrap::CommandLine& cl) {
   const collwrap::AnalysisSettings settings{cl.rules, cl.patterns, 3, cl.causes, cl.threads};
   const collwrap::ArchiveOptions options{.clock_repair = cl.clock_repair,

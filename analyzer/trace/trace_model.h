@@ -264,7 +264,8 @@ constexpr bool may_receive_bytes(OpKind kind) {
          kind == OpKind::RmaAtomic;
 }
 
-// In Location::op_bytes_sent: the count is 4 GiB or more, kept in op_wide_bytes_sent.
+// In Location::op_bytes_sent: the count is 2^32 - 1 or more (about 4 GiB), kept in
+// op_wide_bytes_sent.
 inline constexpr std::uint32_t kWideBytes = std::numeric_limits<std::uint32_t>::max();
 
 struct Location {
@@ -290,14 +291,14 @@ struct Location {
   std::vector<std::int32_t> op_peer;   // world rank of peer / root, or kNoWorldRank
   std::vector<std::uint32_t> op_comm;  // index into Trace::comms, or kNone
   std::vector<std::int32_t> op_tag;
-  // Bytes sent (point-to-point: the message size) in 32 bits; a count of 4 GiB or more reads
+  // Bytes sent (point-to-point: the message size) in 32 bits; a count of 2^32 - 1 or more reads
   // kWideBytes here and is kept in op_wide_bytes_sent. Read with bytes_sent().
   std::vector<std::uint32_t> op_bytes_sent;
   // Request ids, one per op; empty while every id is 0, as on a location with only blocking
   // communication (8 bytes per op less while reading and matching). Read with request(), write
   // with set_request(); see also Trace::release_request_ids.
   std::vector<std::uint64_t> op_request;
-  SparseOpBytes op_wide_bytes_sent;  // counts of 4 GiB or more
+  SparseOpBytes op_wide_bytes_sent;  // counts of 2^32 - 1 or more
   SparseOpBytes op_bytes_received;   // few ops have any (may_receive_bytes)
 
   std::size_t calls() const { return call_enter.size(); }
