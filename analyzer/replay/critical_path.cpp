@@ -31,12 +31,10 @@ CriticalPathTotals walk_critical_path(const Trace& trace, const ReplayGraph& gra
       step(g, times.leave(g) - from, 0);
       ++totals.hops;
     }
-    const std::uint32_t loc = graph.call_loc[at];
-    const bool first = at == graph.loc_first_call[loc];
-    const TimeNs previous = first ? trace.begin : times.leave(at - 1);
     // A call waited for has no time after `from` on the path.
-    step(at, at == g ? times.leave(g) - times.enter[g] : 0, times.enter[at] - previous);
-    g = first ? kNone : at - 1;
+    step(at, at == g ? times.leave(g) - times.enter[g] : 0,
+         replayed_segment(trace, graph, times, at));
+    g = at == graph.loc_first_call[graph.call_loc[at]] ? kNone : at - 1;
   }
   return totals;
 }

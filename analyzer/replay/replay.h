@@ -55,6 +55,14 @@ struct ReplayTimes {
   }
 };
 
+// Length of the compute segment before call g in a replay: from the replayed Leave of the
+// previous call on its location (or the start of the trace) to g's replayed Enter.
+inline TimeNs replayed_segment(const Trace& trace, const ReplayGraph& graph,
+                               const ReplayTimes& times, std::uint32_t g) {
+  const bool first = g == graph.loc_first_call[graph.call_loc[g]];
+  return times.enter[g] - (first ? trace.begin : times.leave(g - 1));
+}
+
 ReplayTimes replay_trace(const Trace& trace, const ReplayGraph& graph,
                          const ReplayOptions& options = {});
 

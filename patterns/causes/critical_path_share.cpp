@@ -62,10 +62,8 @@ CriticalPathSummary CriticalPathTally::summary(const ReplayTimes& times,
   s.compute_s = seconds(compute_);
   s.mpi_s = seconds(mpi_);
   std::vector<TimeNs> total(types_.types(), 0);
-  for (std::uint32_t loc = 0; loc < trace_.locations.size(); ++loc)
-    for (std::uint32_t g = graph_.loc_first_call[loc]; g < graph_.loc_first_call[loc + 1]; ++g)
-      total[types_.type_of_call[g]] +=
-          times.enter[g] - (g == graph_.loc_first_call[loc] ? trace_.begin : times.leave(g - 1));
+  for (std::uint32_t g = 0; g < graph_.calls(); ++g)
+    total[types_.type_of_call[g]] += replayed_segment(trace_, graph_, times, g);
   const double ranks = std::max(1, trace_.world_size);
   const double length = totals.length > 0 ? static_cast<double>(totals.length) : 1.0;
 
