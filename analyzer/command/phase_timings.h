@@ -1,6 +1,6 @@
 // What each phase of an analysis took (`analyzer --timings`): its wall time and the process's
-// peak resident size when it ended, so that a user can see where the time goes and size the
-// machine (or the processes of a job) for a trace.
+// peak resident size while it ran, so that a user can see where the time and the memory go and
+// size the machine (or the processes of a job) for a trace.
 #pragma once
 
 #include <chrono>
@@ -16,6 +16,10 @@ namespace collwrap {
 
 // The process's peak resident size so far (VmHWM), in bytes; 0 when the system does not say.
 std::uint64_t peak_resident_bytes();
+// Starts the peak over from the current resident size (Linux: "5" into /proc/self/clear_refs),
+// so that the next peak_resident_bytes() is the peak since now. Returns false when the system
+// does not allow it; the peak then stays the one since the process started.
+bool reset_peak_resident_bytes();
 
 class PhaseTimings {
  public:
@@ -23,11 +27,12 @@ class PhaseTimings {
   struct Phase {
     std::string name;
     double seconds = 0;
-    std::uint64_t peak_bytes = 0;  // of the process, when the phase ended
+    std::uint64_t peak_bytes = 0;  // of the process, while the phase ran
   };
 
   explicit PhaseTimings(std::function<Clock::time_point()> now = Clock::now,
-                        std::function<std::uint64_t()> peak_bytes = peak_resident_bytes);
+                        std::function<std::uint64_t()> peak_bytes = peak_resident_bytes,
+                        std::function<bool()> reset_peak = reset_peak_resident_bytes);
 
   // Ends the current phase, if any, and starts `name`.
   void phase(std::string_view name);
@@ -41,6 +46,7 @@ class PhaseTimings {
  private:
   std::function<Clock::time_point()> now_;
   std::function<std::uint64_t()> peak_bytes_;
+  std::function<bool()> reset_peak_;
   std::vector<Phase> phases_;
   std::optional<Clock::time_point> started_;  // of the current phase
 };

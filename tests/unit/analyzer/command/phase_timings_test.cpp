@@ -1,8 +1,10 @@
-// analyzer --timings: each phase's wall time and the peak resident size when it ended.
+// analyzer --timings: each phase's wall time and the peak resident size while it ran.
 #include "phase_timings.h"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 
+#include <cstring>
 #include <initializer_list>
 #include <sstream>
 
@@ -14,7 +16,9 @@ using std::chrono::milliseconds;
 struct FakeProcess {
   PhaseTimings::Clock::time_point now{};
   std::uint64_t peak = 0;
-  PhaseTimings timings{[this] { return now; }, [this] { return peak; }};
+  int resets = 0;
+  PhaseTimings timings{[this] { return now; }, [this] { return peak; },
+                       [this] { return ++resets, true; }};
 
   // Runs the phases in turn, each lasting its time and leaving the peak at its MiB.
   struct Step {
@@ -43,6 +47,12 @@ TEST(PhaseTimings, EachPhaseEndsWhereTheNextBegins) {
   EXPECT_EQ(p.timings.phases()[1].peak_bytes, 300u << 20);
 }
 
+TEST(PhaseTimings, EachPhaseStartsThePeakOver) {
+  FakeProcess p;
+  p.run({{"reading", 1, 1}, {"matching", 1, 2}, {"patterns", 1, 3}});
+  EXPECT_EQ(p.resets, 3);
+}
+
 TEST(PhaseTimings, FinishingTwiceKeepsTheFirstEnd) {
   FakeProcess p;
   p.run({{"patterns", 250, 10}});
@@ -65,6 +75,18 @@ TEST(PhaseTimings, WritesOneLinePerPhaseAndTheTotal) {
 
 TEST(PhaseTimings, ThisProcessHasAPeak) {
   EXPECT_GT(peak_resident_bytes(), 0u);
+}
+
+TEST(PhaseTimings, ThisProcessCanStartItsPeakOver) {
+  // 256 MiB mapped, touched and unmapped, then the peak started over: it no longer counts them.
+  constexpr std::size_t kBytes = std::size_t{256} << 20;
+  void* block = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(block, MAP_FAILED);
+  std::memset(block, 1, kBytes);
+  const std::uint64_t with_block = peak_resident_bytes();
+  munmap(block, kBytes);
+  if (!reset_peak_resident_bytes()) GTEST_SKIP() << "the system does not reset the peak";
+  EXPECT_LT(peak_resident_bytes() + (kBytes / 2), with_block);
 }
 
 }  // namespace

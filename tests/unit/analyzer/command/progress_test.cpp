@@ -34,7 +34,8 @@ struct FakeClock {
 
 TEST(ProgressReporter, TellsTheTimingsOfEveryPhaseEvenWhenSilent) {
   FakeClock clock;
-  PhaseTimings timings([&] { return clock.now; }, [] { return std::uint64_t{1} << 20; });
+  PhaseTimings timings([&] { return clock.now; }, [] { return std::uint64_t{1} << 20; },
+                       [] { return true; });
   std::ostringstream out;
   ProgressReporter::Options options = clock.options(false);
   options.timings = &timings;
