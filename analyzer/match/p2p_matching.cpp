@@ -4,7 +4,6 @@
 
 #include "flat_map.h"
 #include "group_by_key.h"
-#include "op_count.h"
 #include "parallel_for.h"
 
 namespace collwrap {
@@ -38,6 +37,8 @@ class KeyNumbers {
     if (n == next) keys_.push_back(key);
     return n;
   }
+  // The number of a key numbered before.
+  const std::uint32_t* find_number(const MessageKey& key) const { return map_.find(key); }
   std::size_t size() const { return keys_.size(); }
   const MessageKey& key(std::uint32_t number) const { return keys_[number]; }
 
@@ -46,24 +47,14 @@ class KeyNumbers {
   std::vector<MessageKey> keys_;  // by number
 };
 
-// One side of a message, tagged with its key's number: a Send/Isend or a Recv/Irecv op of
-// location `loc`. There are as many as messages, twice: they hold only what cannot be looked
-// up in the trace.
-struct Endpoint {
-  std::uint32_t key;
-  std::uint32_t loc;
-  std::uint32_t op;
-};
-
 bool valid_p2p(const Location& l, std::uint32_t op, std::size_t comms) {
   return l.op_comm[op] < comms && l.op_peer[op] != kNoWorldRank;
 }
 
-// Sends in post order per location; cancelled nonblocking sends never happened.
-std::vector<Endpoint> collect_sends(const Trace& trace, const Matching& m, KeyNumbers& keys,
-                                    std::uint64_t& invalid) {
-  std::vector<Endpoint> sends;
-  sends.reserve(count_ops(trace, {OpKind::Send, OpKind::Isend}));
+// Visits the sends in post order per location as send(loc, op, key), and each send whose peer
+// or communicator is unknown as invalid(). Cancelled nonblocking sends never happened.
+template <class Visit, class Invalid>
+void for_each_send(const Trace& trace, const Matching& m, Visit&& send, Invalid&& invalid) {
   for (std::uint32_t li = 0; li < trace.locations.size(); ++li) {
     const Location& l = trace.locations[li];
     for (std::uint32_t op = 0; op < l.ops(); ++op) {
@@ -72,22 +63,19 @@ std::vector<Endpoint> collect_sends(const Trace& trace, const Matching& m, KeyNu
       const std::uint32_t done = kind == OpKind::Send ? op : m.partner_of(li, op);
       if (done != kNone && l.op_kind[done] == OpKind::RequestCancelled) continue;
       if (!valid_p2p(l, op, trace.comms.size())) {
-        ++invalid;
+        invalid();
         continue;
       }
-      const MessageKey key{l.op_comm[op], l.rank, l.op_peer[op], l.op_tag[op]};
-      sends.push_back({keys.number(key), li, op});
+      send(li, op, MessageKey{l.op_comm[op], l.rank, l.op_peer[op], l.op_tag[op]});
     }
   }
-  return sends;
 }
 
-// Receives in posting order per location: a blocking Recv where it is, a nonblocking one where
-// its IrecvRequest is, with the key (actual source and tag) from its completing Irecv.
-std::vector<Endpoint> collect_receives(const Trace& trace, const Matching& m, KeyNumbers& keys,
-                                       std::uint64_t& invalid) {
-  std::vector<Endpoint> receives;
-  receives.reserve(count_ops(trace, {OpKind::Recv, OpKind::Irecv}));
+// Visits the receives in posting order per location as receive(loc, op, key): a blocking Recv
+// where it is, a nonblocking one where its IrecvRequest is, with the key (actual source and
+// tag) from its completing Irecv, which is the op visited.
+template <class Visit, class Invalid>
+void for_each_receive(const Trace& trace, const Matching& m, Visit&& receive, Invalid&& invalid) {
   for (std::uint32_t li = 0; li < trace.locations.size(); ++li) {
     const Location& l = trace.locations[li];
     for (std::uint32_t op = 0; op < l.ops(); ++op) {
@@ -100,7 +88,7 @@ std::vector<Endpoint> collect_receives(const Trace& trace, const Matching& m, Ke
           recv = m.partner_of(li, op);
           if (recv == kNone || l.op_kind[recv] != OpKind::Irecv) continue;
           break;
-        case OpKind::Irecv:  // already emitted at its IrecvRequest, unless it has none
+        case OpKind::Irecv:  // already visited at its IrecvRequest, unless it has none
           if (m.partner_of(li, op) != kNone) continue;
           recv = op;
           break;
@@ -108,91 +96,158 @@ std::vector<Endpoint> collect_receives(const Trace& trace, const Matching& m, Ke
           continue;
       }
       if (!valid_p2p(l, recv, trace.comms.size())) {
-        ++invalid;
+        invalid();
         continue;
       }
-      const MessageKey key{l.op_comm[recv], l.op_peer[recv], l.rank, l.op_tag[recv]};
-      receives.push_back({keys.number(key), li, recv});
+      receive(li, recv, MessageKey{l.op_comm[recv], l.op_peer[recv], l.rank, l.op_tag[recv]});
     }
   }
-  return receives;
-}
-
-// Groups endpoints by key; `post_of` gives the op whose time orders an endpoint when threads
-// of one rank share a key.
-template <class PostOf>
-KeyGroups group_endpoints(const Trace& trace, const std::vector<Endpoint>& endpoints,
-                          std::size_t keys, PostOf post_of) {
-  return group_by_key(
-      endpoints, keys, [](const Endpoint& e) { return e.key; },
-      [](const Endpoint& e) { return e.loc; },
-      [&](const Endpoint& e) { return trace.locations[e.loc].op_time[post_of(e)]; });
 }
 
 // The op that posted a receive: the IrecvRequest paired with an Irecv, else the receive itself.
-std::uint32_t receive_post(const Matching& m, const Endpoint& e) {
-  const std::uint32_t post = m.partner_of(e.loc, e.op);
-  return post == kNone ? e.op : post;
+std::uint32_t receive_post(const Matching& m, std::uint32_t loc, std::uint32_t recv) {
+  const std::uint32_t post = m.partner_of(loc, recv);
+  return post == kNone ? recv : post;
+}
+
+// One side's endpoints per key, from the first scan: how many, and whether several locations
+// (threads of one rank) share the key, whose endpoints are then put in time order.
+struct KeyTally {
+  std::uint32_t count = 0;
+  std::uint32_t first_loc = kNone;
+  bool mixed = false;
+
+  void add(std::uint32_t loc) {
+    ++count;
+    if (first_loc == kNone) first_loc = loc;
+    mixed |= first_loc != loc;
+  }
+};
+
+// First scan of one side: numbers its keys in the order they first come and tallies them;
+// marks the locations that have endpoints.
+template <class ForEach>
+std::vector<KeyTally> tally_side(ForEach for_each, KeyNumbers& keys, std::uint64_t& invalid,
+                                 std::vector<std::uint8_t>& has_endpoints) {
+  std::vector<KeyTally> tallies;
+  for_each(
+      [&](std::uint32_t loc, std::uint32_t, const MessageKey& key) {
+        const std::uint32_t k = keys.number(key);
+        if (k == tallies.size()) tallies.emplace_back();
+        tallies[k].add(loc);
+        has_endpoints[loc] = 1;
+      },
+      [&] { ++invalid; });
+  return tallies;
+}
+
+// Second scan of one side: the i-th endpoint of key k (in recorded order, or for a mixed key
+// in time_of order) takes part in message first_message[k] + i if i < matched[k];
+// place(message, loc, op) records it there.
+template <class ForEach, class TimeOf, class Place>
+void place_side(ForEach for_each, const KeyNumbers& keys, const std::vector<KeyTally>& tallies,
+                const std::vector<std::uint32_t>& first_message,
+                const std::vector<std::uint32_t>& matched, TimeOf time_of, Place place) {
+  std::vector<std::uint32_t> ordinal(keys.size(), 0);
+  struct Entry {  // an endpoint of a mixed key, placed once its key's order is known
+    std::uint32_t key, loc, op;
+  };
+  std::vector<Entry> mixed;
+  const auto take = [&](std::uint32_t k, std::uint32_t loc, std::uint32_t op) {
+    const std::uint32_t i = ordinal[k]++;
+    if (i < matched[k]) place(first_message[k] + i, loc, op);
+  };
+  for_each(
+      [&](std::uint32_t loc, std::uint32_t op, const MessageKey& key) {
+        const std::uint32_t k = *keys.find_number(key);  // every key was numbered
+        if (tallies[k].mixed)
+          mixed.push_back({k, loc, op});
+        else
+          take(k, loc, op);
+      },
+      [] {});
+  if (mixed.empty()) return;
+  const KeyGroups groups = group_by_key(
+      mixed, keys.size(), [](const Entry& e) { return e.key; },
+      [](const Entry& e) { return e.loc; }, [&](const Entry& e) { return time_of(e.loc, e.op); });
+  for (const std::uint32_t i : groups.index) take(mixed[i].key, mixed[i].loc, mixed[i].op);
 }
 
 }  // namespace
 
 void match_messages(const Trace& trace, Matching& m, MatchCounts& counts, unsigned threads) {
-  // Sends and receives are collected side by side, each side numbering its keys. The receives'
-  // keys then take the sends' numbers, and those only receives have are numbered after them in
-  // the order they first came: the numbers collecting both in turn would give.
+  // Two scans over the ops, with nothing kept per endpoint in between: the first numbers the
+  // keys and counts each key's sends and receives, so that every matched message's place is
+  // known (the messages of key 0, then of key 1, …); the second puts each endpoint in its
+  // place. Sends and receives are scanned side by side, each side numbering its keys; the
+  // receives' keys then take the sends' numbers, and those only receives have are numbered
+  // after them in the order they first came: the numbers scanning both in turn would give.
+  const auto sends = [&](auto&& visit, auto&& invalid) { for_each_send(trace, m, visit, invalid); };
+  const auto receives = [&](auto&& visit, auto&& invalid) {
+    for_each_receive(trace, m, visit, invalid);
+  };
   KeyNumbers keys, receive_keys;
-  std::vector<Endpoint> sends, receives;
+  std::vector<KeyTally> send_tallies, receive_tallies;
   std::uint64_t invalid_receives = 0;
+  const std::size_t locations = trace.locations.size();
+  std::vector<std::uint8_t> has_sends(locations, 0), has_receives(locations, 0);
   parallel_for(2, threads, [&](std::size_t task) {
     if (task == 0)
-      sends = collect_sends(trace, m, keys, counts.invalid_ops);
+      send_tallies = tally_side(sends, keys, counts.invalid_ops, has_sends);
     else
-      receives = collect_receives(trace, m, receive_keys, invalid_receives);
+      receive_tallies = tally_side(receives, receive_keys, invalid_receives, has_receives);
   });
   counts.invalid_ops += invalid_receives;
-  std::vector<std::uint32_t> renumbered(receive_keys.size());
+  for (std::uint32_t k = 0; k < receive_keys.size(); ++k) keys.number(receive_keys.key(k));
+  send_tallies.resize(keys.size());
+  std::vector<KeyTally> receive_tally_of(keys.size());
   for (std::uint32_t k = 0; k < receive_keys.size(); ++k)
-    renumbered[k] = keys.number(receive_keys.key(k));
-  for (Endpoint& r : receives) r.key = renumbered[r.key];
+    receive_tally_of[*keys.find_number(receive_keys.key(k))] = receive_tallies[k];
+  receive_tallies = std::move(receive_tally_of);
+  receive_keys = {};
 
-  KeyGroups send_groups, recv_groups;
-  m.message_of_op.resize(trace.locations.size());
-  parallel_for(3, threads, [&](std::size_t task) {
-    if (task == 0) {
-      send_groups =
-          group_endpoints(trace, sends, keys.size(), [](const Endpoint& e) { return e.op; });
-    } else if (task == 1) {
-      recv_groups = group_endpoints(trace, receives, keys.size(),
-                                    [&](const Endpoint& e) { return receive_post(m, e); });
-    } else {
-      // Only locations with sends or receives get a table: the others' ops have no message
-      // (and message_of answers so for an empty table).
-      std::vector<std::uint8_t> has_messages(trace.locations.size(), 0);
-      for (const Endpoint& e : sends) has_messages[e.loc] = 1;
-      for (const Endpoint& e : receives) has_messages[e.loc] = 1;
-      for (std::size_t li = 0; li < trace.locations.size(); ++li)
-        if (has_messages[li]) m.message_of_op[li].assign(trace.locations[li].ops(), kNone);
-    }
-  });
-  m.messages.reserve(std::min(sends.size(), receives.size()));
-
+  std::vector<std::uint32_t> first_message(keys.size()), matched(keys.size());
+  std::uint32_t messages = 0;
   for (std::size_t k = 0; k < keys.size(); ++k) {
-    const std::uint32_t n = std::min(send_groups.size(k), recv_groups.size(k));
-    counts.unmatched_sends += send_groups.size(k) - n;
-    counts.unmatched_receives += recv_groups.size(k) - n;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const Endpoint& send = sends[send_groups.at(k, i)];
-      const Endpoint& recv = receives[recv_groups.at(k, i)];
-      // Clock condition: a message cannot be received before it was sent.
-      if (trace.locations[recv.loc].op_time[recv.op] < trace.locations[send.loc].op_time[send.op])
-        ++counts.clock_violations;
-      const auto index = static_cast<std::uint32_t>(m.messages.size());
-      m.message_of_op[send.loc][send.op] = index;
-      m.message_of_op[recv.loc][recv.op] = index;
-      m.messages.push_back({{send.loc, send.op}, {recv.loc, recv.op}});
-    }
+    matched[k] = std::min(send_tallies[k].count, receive_tallies[k].count);
+    counts.unmatched_sends += send_tallies[k].count - matched[k];
+    counts.unmatched_receives += receive_tallies[k].count - matched[k];
+    first_message[k] = messages;
+    messages += matched[k];
   }
+  // Only locations with sends or receives get a table: the others' ops have no message (and
+  // message_of answers so for an empty table).
+  m.message_of_op.resize(locations);
+  for (std::size_t li = 0; li < locations; ++li)
+    if (has_sends[li] || has_receives[li])
+      m.message_of_op[li].assign(trace.locations[li].ops(), kNone);
+  m.messages.resize(messages);
+
+  // The two sides write different members of each message and different ops' entries.
+  parallel_for(2, threads, [&](std::size_t task) {
+    if (task == 0)
+      place_side(
+          sends, keys, send_tallies, first_message, matched,
+          [&](std::uint32_t loc, std::uint32_t op) { return trace.locations[loc].op_time[op]; },
+          [&](std::uint32_t message, std::uint32_t loc, std::uint32_t op) {
+            m.messages[message].send = {loc, op};
+            m.message_of_op[loc][op] = message;
+          });
+    else
+      place_side(
+          receives, keys, receive_tallies, first_message, matched,
+          [&](std::uint32_t loc, std::uint32_t op) {
+            return trace.locations[loc].op_time[receive_post(m, loc, op)];
+          },
+          [&](std::uint32_t message, std::uint32_t loc, std::uint32_t op) {
+            m.messages[message].recv = {loc, op};
+            m.message_of_op[loc][op] = message;
+          });
+  });
+  // Clock condition: a message cannot be received before it was sent.
+  for (const Message& msg : m.messages)
+    counts.clock_violations += trace.locations[msg.recv.loc].op_time[msg.recv.op] <
+                               trace.locations[msg.send.loc].op_time[msg.send.op];
   counts.messages = m.messages.size();
 }
 

@@ -12,8 +12,9 @@ namespace collwrap {
 // Needs matching.request_partner (link_requests). Fills messages and message_of_op, and
 // counts into `counts` messages, unmatched sends/receives, invalid ops and messages received
 // before they were sent (clock violations). Touches no other part of `matching`, so that it can
-// run beside match_collectives. Collects and groups the sends and the receives side by side
-// on `threads` threads; the result does not depend on their number.
+// run beside match_collectives. Scans the sends and the receives side by side on `threads`
+// threads; the result does not depend on their number. Beyond its results it keeps only a few
+// figures per key (no table per send or receive).
 void match_messages(const Trace& trace, Matching& matching, MatchCounts& counts,
                     unsigned threads = 1);
 

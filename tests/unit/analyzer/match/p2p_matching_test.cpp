@@ -302,6 +302,40 @@ TEST(P2PMatching, ThreadsOfOneRankSendInTimeOrder) {
   EXPECT_EQ(message_of(m, late_send)->recv, second_recv);
 }
 
+TEST(P2PMatching, ThreadsOfOneRankReceiveInPostingOrder) {
+  // Rank 1's two threads receive on one key: thread 1 posts its nonblocking receive first
+  // (though it completes last), so it takes the first message; thread 0's blocking receive
+  // takes the second, and thread 1's late blocking receive finds no third message. A second
+  // key, received by one thread only, is matched in recorded order beside them.
+  TraceBuilder b(2, 2);
+  std::vector<OpRef> sends;
+  for (int i = 0; i < 2; ++i) {
+    auto s = b.call(0, "MPI_Send", 100 + 10 * i, 105 + 10 * i);
+    sends.push_back(op_ref(s, b.send(s, 1, 5, 8)));
+  }
+  auto other = b.call(0, "MPI_Send", 130, 135);
+  const OpRef other_send = op_ref(other, b.send(other, 1, 6, 8));
+
+  auto post = b.call(1, "MPI_Irecv", 50, 55, "a.c", 1, /*thread*/ 1);
+  b.irecv_request(post, 21);
+  auto wait = b.call(1, "MPI_Wait", 400, 450, "a.c", 2, /*thread*/ 1);
+  const OpRef posted_first = op_ref(wait, b.irecv(wait, 0, 5, 8, 21));
+  auto blocking = b.call(1, "MPI_Recv", 90, 200, "a.c", 3, /*thread*/ 0);
+  const OpRef posted_second = op_ref(blocking, b.recv(blocking, 0, 5, 8));
+  auto tagged = b.call(1, "MPI_Recv", 210, 220, "a.c", 4, /*thread*/ 0);
+  const OpRef other_recv = op_ref(tagged, b.recv(tagged, 0, 6, 8));
+  auto surplus = b.call(1, "MPI_Recv", 500, 600, "a.c", 5, /*thread*/ 1);
+  b.recv(surplus, 0, 5, 8);
+
+  const Matching m = match_trace(b.finish());
+  ASSERT_EQ(m.messages.size(), 3u);
+  EXPECT_EQ(message_of(m, sends[0])->recv, posted_first);
+  EXPECT_EQ(message_of(m, sends[1])->recv, posted_second);
+  EXPECT_EQ(message_of(m, other_send)->recv, other_recv);
+  EXPECT_EQ(m.counts.unmatched_receives, 1u);
+  EXPECT_EQ(m.counts.unmatched_sends, 0u);
+}
+
 TEST(P2PMatching, OpsWithUnknownPeersAreCountedNotMatched) {
   TraceBuilder b(2);
   auto s = b.call(0, "MPI_Send", 0, 10);
