@@ -18,7 +18,7 @@ namespace collwrap {
 
 AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
                              const AnalysisSettings& settings,
-                             const std::function<void()>& release_details) {
+                             const std::function<void(RootCauseStage)>& release_details) {
   AnalysisResult result;
   Findings found;
   std::optional<RootCauseAnalysis> causes;
@@ -51,8 +51,9 @@ AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
   result.findings = std::move(found.findings);
   result.summary = summarize_run(trace, matching, settings, result.findings);
   result.summary.instances_below_min_wait = found.instances_below_min_wait;
+  if (release_details) release_details(RootCauseStage::BeforePreparing);
   if (settings.causes.enabled) causes.emplace(trace, matching, settings.causes, settings.threads);
-  if (release_details) release_details();
+  if (release_details) release_details(RootCauseStage::AfterPreparing);
   if (causes) result.causes = causes->run();
   return result;
 }

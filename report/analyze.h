@@ -25,11 +25,12 @@ struct AnalysisSettings {
   FindingSettings findings() const { return {rules, patterns, top_instances}; }
 };
 
-// `release_details`, when given, is called once only the root-cause analysis is left to run:
-// the owner of `trace` and `matching` may then free the matching and the op details that
-// analysis does not read (Trace::release_op_details).
+// `release_details`, when given, is called once only the root-cause analysis is left, with
+// RootCauseStage::BeforePreparing, and once more when it is prepared, with AfterPreparing: the
+// owner of `trace` and `matching` may then free what that analysis does not read
+// (release_details_for_root_causes).
 AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
                              const AnalysisSettings& settings,
-                             const std::function<void()>& release_details = nullptr);
+                             const std::function<void(RootCauseStage)>& release_details = nullptr);
 
 }  // namespace collwrap

@@ -37,9 +37,12 @@ ArchiveAnalysis analyze_read_trace(Trace trace, const AnalysisSettings& settings
   a.trace.release_request_ids();
   give_back_freed_memory();  // the matching's and the repair's working tables, the ids
   phase("patterns");
-  const auto release_details = [&a] { release_details_for_root_causes(a.trace, a.matching); };
-  a.result = analyze_trace(a.trace, a.matching, settings,
-                           options.keep_trace ? std::function<void()>() : release_details);
+  const auto release_details = [&a](RootCauseStage stage) {
+    release_details_for_root_causes(a.trace, a.matching, stage);
+  };
+  a.result =
+      analyze_trace(a.trace, a.matching, settings,
+                    options.keep_trace ? std::function<void(RootCauseStage)>() : release_details);
   return a;
 }
 

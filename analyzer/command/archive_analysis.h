@@ -23,7 +23,7 @@ struct ArchiveOptions {
   bool clock_repair = true;
   // Whether the trace's ops and the matching must outlive the analysis, for reports drawn
   // from them (the timeline, the HTML report). Otherwise they go before the root-cause
-  // analysis, which reads little of them (Trace::release_op_details), so that its tables do
+  // analysis, which reads little of them (release_details_for_root_causes), so that its tables do
   // not add to them at the analyzer's peak.
   bool keep_trace = true;
 };

@@ -59,11 +59,12 @@ void Trace::release_request_ids() {
   for (Location& l : locations) std::vector<std::uint64_t>().swap(l.op_request);
 }
 
-void Trace::release_op_details() {
+void Trace::release_op_details(bool keep_op_call) {
   for (Location& l : locations) {
     for_each_op_column(l, [&](auto& column) {
-      if (static_cast<void*>(&column) != &l.op_kind && static_cast<void*>(&column) != &l.op_peer)
-        std::remove_reference_t<decltype(column)>().swap(column);
+      const void* c = &column;
+      if (c == &l.op_kind || c == &l.op_peer || (keep_op_call && c == &l.op_call)) return;
+      std::remove_reference_t<decltype(column)>().swap(column);
     });
   }
 }

@@ -398,11 +398,11 @@ struct Trace {
   // 8 bytes per op. op_request is empty afterwards.
   void release_request_ids();
 
-  // What the root-cause analysis does not read once it is prepared (RootCauseAnalysis): every
-  // op column but op_kind and op_peer, and the sparse byte lists: 25 bytes per op. For the owner
-  // of a trace whose remaining readers are that analysis and the calls' columns: every other
-  // reader of ops would find them gone (ops() stays, call_first_op too).
-  void release_op_details();
+  // Frees every op column but op_kind, op_peer and, if `keep_op_call`, op_call, and the sparse
+  // byte lists: 21 bytes per op, 25 without op_call. For the owner of a trace whose remaining
+  // readers are the root-cause analysis (RootCauseAnalysis) and the calls' columns: every
+  // other reader of ops would find them gone (ops() stays, call_first_op too).
+  void release_op_details(bool keep_op_call = false);
 };
 
 }  // namespace collwrap

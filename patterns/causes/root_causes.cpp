@@ -392,9 +392,14 @@ CauseAnalysis RootCauseAnalysis::run() {
   return finder_->run();
 }
 
-void release_details_for_root_causes(Trace& trace, Matching& matching) {
-  trace.release_op_details();
-  matching = {};
+void release_details_for_root_causes(Trace& trace, Matching& matching, RootCauseStage stage) {
+  if (stage == RootCauseStage::BeforePreparing) {
+    trace.release_op_details(/*keep_op_call=*/true);
+    std::vector<std::vector<std::uint32_t>>().swap(matching.message_of_op);
+  } else {
+    trace.release_op_details();
+    matching = {};
+  }
   give_back_freed_memory();
 }
 

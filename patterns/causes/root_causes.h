@@ -26,11 +26,11 @@ struct CauseOptions {
 
 class CauseFinder;
 
-// The root-cause analysis in two steps, so that its caller may free in between what only the
-// first step reads. Preparing it (the constructor) builds the replay graph and the compute
-// segment types: the last reading of the matching and of the op columns other than op_kind
-// and op_peer (Trace::release_op_details). run() then reads only the calls, those two columns
-// and the definitions.
+// The root-cause analysis in two steps, so that its caller may free before and in between
+// what they do not read (release_details_for_root_causes). Preparing it (the constructor)
+// builds the replay graph and the compute segment types: it reads the calls, the matching but
+// message_of_op, and of the ops only op_kind, op_peer and op_call. run() then reads only the
+// calls, op_kind, op_peer and the definitions.
 //
 // `threads`: how many what-if replays run at once (0: one per core); the result does not
 // depend on it. Each thread holds its own replay buffers, 8 bytes per call (the Enters)
@@ -49,9 +49,16 @@ class RootCauseAnalysis {
   std::unique_ptr<CauseFinder> finder_;
 };
 
-// Frees what a prepared RootCauseAnalysis does not read: the op details
-// (Trace::release_op_details) and the matching, and gives the freed pages back to the system.
-void release_details_for_root_causes(Trace& trace, Matching& matching);
+// When the owner of a trace and its matching may free what the root-cause analysis does not
+// read, so that its replay graph does not add to them at the analyzer's peak.
+enum class RootCauseStage {
+  BeforePreparing,  // the op columns but op_kind, op_peer and op_call; message_of_op
+  AfterPreparing,   // op_call too, and the rest of the matching
+};
+
+// Frees what the root-cause analysis does not read from `stage` on, and gives the freed
+// pages back to the system.
+void release_details_for_root_causes(Trace& trace, Matching& matching, RootCauseStage stage);
 
 // Both steps at once.
 CauseAnalysis find_root_causes(const Trace& trace, const Matching& matching,

@@ -213,12 +213,13 @@ int main(int argc, char** argv) {
   const std::size_t model = model_bytes(trace), matched = matching_bytes(matching);
   const MatchCounts counts = matching.counts;
   const std::size_t instances = matching.collectives.size();
-  // As the analyzer runs it when no report draws the trace: prepared, then what it no longer
-  // reads freed (analyze_trace), then run.
+  // As the analyzer runs it when no report draws the trace (analyze_trace): what it does not
+  // read freed, prepared, what it no longer reads freed, then run.
   CauseAnalysis causes;
   const auto root_causes = [&] {
+    release_details_for_root_causes(trace, matching, RootCauseStage::BeforePreparing);
     RootCauseAnalysis analysis(trace, matching, {}, threads);
-    release_details_for_root_causes(trace, matching);
+    release_details_for_root_causes(trace, matching, RootCauseStage::AfterPreparing);
     causes = analysis.run();
   };
   std::vector<Cost> cause_runs;

@@ -197,13 +197,20 @@ TEST(Analyze, ReleasingTheOpDetailsBeforeTheRootCausesChangesNothing) {
 
   Trace trace = original;
   Matching matching = match_trace(trace);
-  int releases = 0;
-  const AnalysisResult r = analyze_trace(trace, matching, settings, [&] {
-    ++releases;
-    release_details_for_root_causes(trace, matching);
+  std::vector<RootCauseStage> releases;
+  const AnalysisResult r = analyze_trace(trace, matching, settings, [&](RootCauseStage stage) {
+    releases.push_back(stage);
+    release_details_for_root_causes(trace, matching, stage);
+    if (stage != RootCauseStage::BeforePreparing) return;
+    // What preparing reads is still there.
+    EXPECT_TRUE(trace.locations[0].op_time.empty());
+    EXPECT_EQ(trace.locations[0].op_call, original.locations[0].op_call);
+    EXPECT_TRUE(matching.message_of_op.empty());
+    EXPECT_FALSE(matching.messages.empty());
   });
-  EXPECT_EQ(releases, 1);
-  EXPECT_TRUE(trace.locations[0].op_time.empty());
+  EXPECT_EQ(releases, (std::vector<RootCauseStage>{RootCauseStage::BeforePreparing,
+                                                   RootCauseStage::AfterPreparing}));
+  EXPECT_TRUE(trace.locations[0].op_call.empty());
   EXPECT_TRUE(matching.messages.empty());
   EXPECT_EQ(trace.locations[0].op_kind, original.locations[0].op_kind);
   ASSERT_TRUE(r.causes.has_value());

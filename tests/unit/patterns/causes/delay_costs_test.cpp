@@ -99,8 +99,9 @@ RootCauseAnalysis prepare_one_cause(TracedRun& run) {
   CauseOptions options;
   options.estimated_causes = 1;
   options.top_segments = 1;
+  release_details_for_root_causes(run.trace, run.matching, RootCauseStage::BeforePreparing);
   RootCauseAnalysis analysis(run.trace, run.matching, options);
-  release_details_for_root_causes(run.trace, run.matching);
+  release_details_for_root_causes(run.trace, run.matching, RootCauseStage::AfterPreparing);
   return analysis;
 }
 
