@@ -37,10 +37,17 @@ CommPair cell_of(std::int32_t sender, std::int32_t receiver, PairTimes& times) {
 }  // namespace
 
 std::vector<CommPair> communication_matrix(const Trace& trace, const Matching& matching) {
-  // A transfer cannot take negative time: clamp what residual clock error inverted.
+  // The pairs' times are counted first, so that each pair's table is made once at its size:
+  // grown by doubling, the tables would take up to twice the room, and a copy at each growth.
   std::map<std::pair<std::int32_t, std::int32_t>, PairTimes> pairs;
+  for_each_transfer(trace, matching, [&](const Transfer& t) { ++pairs[{t.from, t.to}].bytes; });
+  for (auto& [key, times] : pairs) {
+    times.transfer_s.reserve(times.bytes);
+    times.bytes = 0;
+  }
+  // A transfer cannot take negative time: clamp what residual clock error inverted.
   for_each_transfer(trace, matching, [&](const Transfer& t) {
-    PairTimes& p = pairs[{t.from, t.to}];
+    PairTimes& p = pairs.find({t.from, t.to})->second;
     p.bytes += t.bytes;
     p.transfer_s.push_back(seconds(std::max<TimeNs>(0, t.done - t.start)));
   });

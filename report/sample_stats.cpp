@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <numbers>
 #include <utility>
 #include <vector>
@@ -25,35 +26,82 @@ double from_order_key(std::uint64_t key) {
   return std::bit_cast<double>((key & kSignBit) ? key & ~kSignBit : ~key);
 }
 
+std::uint64_t load_key(const double* slot) {
+  std::uint64_t key;
+  std::memcpy(&key, slot, sizeof key);
+  return key;
+}
+
+void store_key(double* slot, std::uint64_t key) {
+  std::memcpy(slot, &key, sizeof key);
+}
+
+// Sorts the keys held in [first, last) by their bits from `top` down, all higher bits being
+// equal: an in-place most-significant-digit radix sort on 8-bit digits (McIlroy, Bostic and
+// McIlroy, "Engineering radix sort", the American flag sort), so that sorting needs no memory
+// beyond the values'. Each pass moves every key into its bucket by cycles of swaps, then
+// sorts each bucket by the next digit; small buckets take a comparison sort.
+void sort_keys(double* first, double* last, int top) {
+  const auto n = static_cast<std::size_t>(last - first);
+  constexpr std::size_t kComparisonBelow = 64;
+  if (n < kComparisonBelow || top < 0) {
+    std::sort(first, last,
+              [](const double& a, const double& b) { return load_key(&a) < load_key(&b); });
+    return;
+  }
+  const int shift = std::max(top - 7, 0);
+  const auto digit_of = [shift](std::uint64_t key) { return (key >> shift) & 0xFF; };
+  // Bucket d spans [end[d], end[d + 1]); next[d] is its first slot not yet holding a key of d.
+  std::array<std::size_t, 257> end{};
+  std::array<std::size_t, 256> next{};
+  for (const double* p = first; p != last; ++p) ++end[digit_of(load_key(p)) + 1];
+  if (end[digit_of(load_key(first)) + 1] == n) {  // one digit for all: already in place
+    sort_keys(first, last, shift - 1);
+    return;
+  }
+  for (std::size_t d = 0; d < 256; ++d) {
+    end[d + 1] += end[d];
+    next[d] = end[d];
+  }
+  for (std::size_t d = 0; d < 256; ++d) {
+    while (next[d] < end[d + 1]) {
+      std::uint64_t key = load_key(first + next[d]);
+      // Carry the key to its bucket, taking the one there along, until one belongs here.
+      for (std::size_t home = digit_of(key); home != d; home = digit_of(key)) {
+        const std::uint64_t displaced = load_key(first + next[home]);
+        store_key(first + next[home]++, key);
+        key = displaced;
+      }
+      store_key(first + next[d]++, key);
+    }
+  }
+  for (std::size_t d = 0; d < 256; ++d)
+    if (end[d + 1] - end[d] > 1) sort_keys(first + end[d], first + end[d + 1], shift - 1);
+}
+
 }  // namespace
 
 void sort_ascending(std::vector<double>& values) {
-  // Below this a comparison sort is as fast and needs no key arrays.
+  // Below this a comparison sort is as fast.
   constexpr std::size_t kRadixFrom = 1 << 14;
-  const std::size_t n = values.size();
-  if (n < kRadixFrom) {
+  if (values.size() < kRadixFrom) {
     std::sort(values.begin(), values.end());
     return;
   }
-  std::vector<std::uint64_t> keys(n);
-  for (std::size_t i = 0; i < n; ++i) keys[i] = order_key(values[i]);
-  std::vector<double>().swap(values);
-  std::vector<std::uint64_t> scratch(n);
-  // Least significant 16 bits first; each pass is stable, so the last leaves them sorted.
-  constexpr int kDigitBits = 16;
-  std::vector<std::size_t> start(std::size_t{1} << kDigitBits);
-  for (int shift = 0; shift < 64; shift += kDigitBits) {
-    std::fill(start.begin(), start.end(), 0);
-    for (const std::uint64_t k : keys) ++start[(k >> shift) & 0xFFFF];
-    if (start[(keys[0] >> shift) & 0xFFFF] == n) continue;  // one digit for all: in order
-    std::size_t sum = 0;
-    for (std::size_t& s : start) sum += std::exchange(s, sum);
-    for (const std::uint64_t k : keys) scratch[start[(k >> shift) & 0xFFFF]++] = k;
-    keys.swap(scratch);
+  // Each value's slot holds its order key while sorting (copied bit for bit: memcpy is how
+  // C++ lets a double's bytes be read as an integer). The leading bits all keys share (the
+  // sign and exponent of times of one magnitude) need no pass: sorting starts at the highest
+  // bit in which keys differ.
+  std::uint64_t all_ones = ~std::uint64_t{0}, any_ones = 0;
+  for (double& v : values) {
+    const std::uint64_t key = order_key(v);
+    all_ones &= key;
+    any_ones |= key;
+    store_key(&v, key);
   }
-  std::vector<std::uint64_t>().swap(scratch);
-  values.resize(n);
-  for (std::size_t i = 0; i < n; ++i) values[i] = from_order_key(keys[i]);
+  const int differing = 63 - std::countl_zero(all_ones ^ any_ones);  // -1: all equal
+  sort_keys(values.data(), values.data() + values.size(), differing);
+  for (double& v : values) v = from_order_key(load_key(&v));
 }
 
 SampleSummary summarize(std::span<const double> values) {

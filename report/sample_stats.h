@@ -28,9 +28,8 @@ SampleSummary summarize_sorted(std::span<const double> sorted);
 
 // Sorts ascending, in the order std::sort gives, in time linear in the size: a radix sort
 // on the values' bit patterns. The analyzer summarizes samples of millions of transfer and
-// compute times, where a comparison sort was a twentieth of the analysis. No NaNs. Large
-// samples are sorted as keys, with the values' own memory given back meanwhile, so that the
-// sort needs twice their size at most.
+// compute times, where a comparison sort was a twentieth of the analysis. No NaNs. The sort
+// is in place: it needs no memory beyond the values' own.
 void sort_ascending(std::vector<double>& values);
 
 // The two-sided quantile of Student's t distribution: P(|T| ≤ t) = confidence, for

@@ -35,9 +35,9 @@ TEST(SampleStats, SortAscendingMatchesAComparisonSort) {
     const double x = std::pow(10.0, magnitude(random));
     v.push_back(random() % 3 == 0 ? -x : x);
   }
-  for (const double special : {0.0, 4.9e-324, -4.9e-324, 1e308, -1e308,
-                               std::numeric_limits<double>::infinity(),
-                               -std::numeric_limits<double>::infinity(), 1.5e-6, 1.5e-6})
+  for (const double special :
+       {0.0, 4.9e-324, -4.9e-324, 1e308, -1e308, std::numeric_limits<double>::infinity(),
+        -std::numeric_limits<double>::infinity(), 1.5e-6, 1.5e-6})
     v.push_back(special);
   std::vector<double> expected = v;
   std::sort(expected.begin(), expected.end());
@@ -57,6 +57,18 @@ TEST(SampleStats, SortAscendingOfCloseValues) {
   const SampleSummary s = summarize(v);
   EXPECT_DOUBLE_EQ(s.min, 1e-6);
   EXPECT_DOUBLE_EQ(s.max, 1e-6 + 49999e-9);
+}
+
+// Compute grains of a loop repeat a few lengths many times: buckets full of equal keys, and
+// every value moved by cycles through the buckets.
+TEST(SampleStats, SortAscendingOfManyRepeats) {
+  std::mt19937_64 random(11);
+  std::vector<double> v;
+  for (int i = 0; i < 200000; ++i) v.push_back(static_cast<double>(random() % 10) * 1e-3 - 2e-3);
+  std::vector<double> expected = v;
+  std::sort(expected.begin(), expected.end());
+  sort_ascending(v);
+  EXPECT_EQ(v, expected);
 }
 
 TEST(SampleStats, EmptyAndSingleSamples) {
