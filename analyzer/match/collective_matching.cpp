@@ -11,23 +11,30 @@
 namespace collwrap {
 namespace {
 
-// One member's part in one collective: `member` is its CollectiveEnd or NbcComplete op,
-// `start` its NbcRequest (invalid for blocking ones). `stream` numbers the (communicator,
-// rank) pair whose sequence of collectives it belongs to. The rest is copied from the trace
-// while its locations are walked in order: building instances then reads one participation
-// per member instead of a scattered handful of columns.
+// One member's part in one collective on location `loc`: `member` is its CollectiveEnd or
+// NbcComplete op, `start` its NbcRequest (kNone for blocking ones). `stream` numbers the
+// (communicator, rank) pair whose sequence of collectives it belongs to. There is one per
+// member of every instance, so it holds only what the trace cannot give.
 struct Participation {
-  TimeNs enter;  // entry into the call that started it (its place in the call order)
-  TimeNs exit;   // exit from the call that completed it
-  OpRef member;
-  OpRef start;
+  std::uint32_t loc;
+  std::uint32_t member;
+  std::uint32_t start;
   std::uint32_t stream;
-  std::int32_t rank;
-  std::int32_t root;
-  CollOp op;
-  RegionRole role;  // of the call that started it
-  bool nonblocking;
-  bool moves_data;
+
+  OpRef member_op() const { return {loc, member}; }
+  OpRef start_op() const { return start == kNone ? OpRef{} : OpRef{loc, start}; }
+  // The call that started it, whose entry is its place in the call order.
+  std::uint32_t first_call(const Location& l) const {
+    return l.op_call[start == kNone ? member : start];
+  }
+  TimeNs enter(const Trace& trace) const {
+    const Location& l = trace.locations[loc];
+    return l.call_enter[first_call(l)];
+  }
+  TimeNs exit(const Trace& trace) const {
+    const Location& l = trace.locations[loc];
+    return l.call_leave[l.op_call[member]];
+  }
 };
 
 struct Stream {
@@ -100,18 +107,7 @@ std::vector<Participation> collect_participations(const Trace& trace, const Matc
         ++invalid;
         continue;
       }
-      const std::uint32_t first_call = l.op_call[start == kNone ? member : start];
-      out.push_back({.enter = l.call_enter[first_call],
-                     .exit = l.call_leave[l.op_call[member]],
-                     .member = {li, member},
-                     .start = start == kNone ? OpRef{} : OpRef{li, start},
-                     .stream = stream,
-                     .rank = l.rank,
-                     .root = l.op_peer[member],
-                     .op = l.op_coll[member],
-                     .role = trace.regions[l.call_region[first_call]].role,
-                     .nonblocking = l.op_kind[member] == OpKind::NbcComplete,
-                     .moves_data = l.bytes_sent(member) > 0 || l.bytes_received(member) > 0});
+      out.push_back({li, member, start, stream});
     }
   }
   return out;
@@ -123,17 +119,17 @@ std::uint64_t count_violations(const Trace& trace, const CollectiveInstance& ins
                                const std::vector<const Participation*>& members) {
   const CollFamily family = clock_dependency_family(
       inst.family, moves_data,
-      upc_sync_of(trace.locations[members.front()->member.loc], members.front()->member.op));
+      upc_sync_of(trace.locations[members.front()->loc], members.front()->member));
   if (family == CollFamily::Other) return 0;
   const auto count = static_cast<std::uint32_t>(members.size());
   std::uint32_t root = count;
   for (std::uint32_t i = 0; i < count; ++i)
-    if (members[i]->rank == inst.root) root = i;
+    if (trace.locations[members[i]->loc].rank == inst.root) root = i;
   std::uint64_t violations = 0;
   for_each_collective_dependency(
       family, count, root, &trace.comms[inst.comm].in_neighbors,
-      [&](std::uint32_t i) { return members[i]->enter; },
-      [&](std::uint32_t i, TimeNs entered) { violations += members[i]->exit < entered; });
+      [&](std::uint32_t i) { return members[i]->enter(trace); },
+      [&](std::uint32_t i, TimeNs entered) { violations += members[i]->exit(trace) < entered; });
   return violations;
 }
 
@@ -146,8 +142,8 @@ void match_collectives(const Trace& trace, Matching& m, MatchCounts& counts) {
   const std::vector<Stream>& all = streams.all();
   const KeyGroups groups = group_by_key(
       parts, all.size(), [](const Participation& p) { return p.stream; },
-      [](const Participation& p) { return p.member.loc; },
-      [](const Participation& p) { return p.enter; });
+      [](const Participation& p) { return p.loc; },
+      [&](const Participation& p) { return p.enter(trace); });
 
   // Streams of one communicator side by side, in rank-in-communicator order.
   std::vector<std::uint32_t> order(all.size());
@@ -174,23 +170,36 @@ void match_collectives(const Trace& trace, Matching& m, MatchCounts& counts) {
         const std::uint32_t stream = order[s];
         if (n < groups.size(stream)) members.push_back(&parts[groups.at(stream, n)]);
       }
+      // The instance is what its first member says; the others must agree.
+      const auto op_of = [&](const Participation& p) {
+        return trace.locations[p.loc].op_coll[p.member];
+      };
+      const auto root_of = [&](const Participation& p) {
+        return trace.locations[p.loc].op_peer[p.member];
+      };
+      const auto nonblocking = [&](const Participation& p) {
+        return trace.locations[p.loc].op_kind[p.member] == OpKind::NbcComplete;
+      };
       const Participation& head = *members.front();
+      const Location& head_loc = trace.locations[head.loc];
+      const RegionRole role = trace.regions[head_loc.call_region[head.first_call(head_loc)]].role;
       CollectiveInstance inst;
       inst.comm = comm;
-      inst.op = head.op;
-      inst.family = collective_family(head.op, head.role);
-      inst.root = head.root;
-      inst.nonblocking = head.nonblocking;
+      inst.op = op_of(head);
+      inst.family = collective_family(inst.op, role);
+      inst.root = root_of(head);
+      inst.nonblocking = nonblocking(head);
       inst.first_member = static_cast<std::uint32_t>(m.members.size());
       inst.member_count = static_cast<std::uint32_t>(members.size());
       inst.complete = members.size() == comm_size;
       bool mismatched = false, moves_data = false;
       for (const Participation* p : members) {
+        const Location& l = trace.locations[p->loc];
         mismatched |=
-            p->op != inst.op || p->root != inst.root || p->nonblocking != inst.nonblocking;
-        moves_data |= p->moves_data;
-        m.members.push_back(p->member);
-        m.starts.push_back(p->start);
+            op_of(*p) != inst.op || root_of(*p) != inst.root || nonblocking(*p) != inst.nonblocking;
+        moves_data |= l.bytes_sent(p->member) > 0 || l.bytes_received(p->member) > 0;
+        m.members.push_back(p->member_op());
+        m.starts.push_back(p->start_op());
       }
       counts.incomplete_collectives += !inst.complete;
       counts.mismatched_collectives += mismatched;
