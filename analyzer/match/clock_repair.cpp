@@ -1,8 +1,11 @@
 #include "clock_repair.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "collective_dependency.h"
@@ -28,232 +31,297 @@ std::uint32_t leave_position(const Location& l, std::uint32_t call) {
   return 2 * call + 1 + l.call_first_op[call + 1];
 }
 
-struct EventRef {
-  std::uint32_t loc = kNone;
-  std::uint32_t pos = kNone;
-};
+enum class Event : std::uint8_t { Enter, Op, Leave };
 
-// A message: the receive completes no earlier than the send started plus the latency.
-struct MessageEdge {
-  EventRef send, recv;
-  TimeNs latency;
-};
-
-// A collective member: the entry into the call that started it, the exit from the call that
-// completed it.
-struct Member {
-  EventRef enter, exit;
-};
-
-// Members [first, first + count) of `members`, in rank-in-communicator order.
-struct Instance {
-  CollFamily family;
-  std::uint32_t first, count;
-  std::uint32_t root = kNone;                   // index among the members
-  TimeNs latency;                               // between nodes if the members span several nodes
-  const NeighborLists* in_neighbors = nullptr;  // the communicator's (neighborhood collectives)
-};
-
-// Per-location values over the flat event sequence.
-using Grid = std::vector<std::vector<TimeNs>>;
-
-// Visits a location's event times in sequence order (enter_position, op_position,
-// leave_position).
+// Visits a location's events in sequence order (enter_position, op_position, leave_position)
+// as visit(kind, index, time): the index is the call's for an Enter or a Leave, the op's for
+// an op.
 template <typename L, typename Visit>
-void for_each_event_time(L& l, Visit&& visit) {
+void for_each_event(L& l, Visit&& visit) {
   for (std::uint32_t c = 0; c < l.calls(); ++c) {
-    visit(l.call_enter[c]);
+    visit(Event::Enter, c, l.call_enter[c]);
     for (std::uint32_t op = l.call_first_op[c]; op < l.call_first_op[c + 1]; ++op)
-      visit(l.op_time[op]);
-    visit(l.call_leave[c]);
+      visit(Event::Op, op, l.op_time[op]);
+    visit(Event::Leave, c, l.call_leave[c]);
   }
 }
 
 // The same, last event first.
 template <typename L, typename Visit>
-void for_each_event_time_backwards(L& l, Visit&& visit) {
+void for_each_event_backwards(L& l, Visit&& visit) {
   for (std::uint32_t c = static_cast<std::uint32_t>(l.calls()); c-- > 0;) {
-    visit(l.call_leave[c]);
+    visit(Event::Leave, c, l.call_leave[c]);
     for (std::uint32_t op = l.call_first_op[c + 1]; op-- > l.call_first_op[c];)
-      visit(l.op_time[op]);
-    visit(l.call_enter[c]);
+      visit(Event::Op, op, l.op_time[op]);
+    visit(Event::Enter, c, l.call_enter[c]);
   }
 }
 
-// The repair works on its own copy of the times and leaves the trace as read until
-// write_back: the trace's times are the original ones the passes need, so no further copy of
-// them is kept (8 bytes per event less at the analyzer's peak).
-class ClockCondition {
+// Sets `stored` to `shift`, or returns false (leaving it) when the shift does not fit.
+template <typename Shift>
+bool store(Shift& stored, TimeNs shift) {
+  if (!std::in_range<Shift>(shift)) return false;
+  stored = static_cast<Shift>(shift);
+  return true;
+}
+
+// The repaired times, kept as each event's shift from its time as read: the trace keeps the
+// original times, which the passes need, until write_back. The passes only move events
+// forward, and by what the archive's clock offsets left uncorrected, typically nanoseconds to
+// microseconds, so a shift takes fewer bits than a time; store() says when one does not fit.
+template <typename Shift>
+class ShiftedTimes {
  public:
-  ClockCondition(const Trace& trace, const Matching& m, const ClockRepairOptions& o,
-                 unsigned threads) {
-    current_.resize(trace.locations.size());
-    parallel_for(trace.locations.size(), threads, [&](std::size_t li) {
+  ShiftedTimes(const Trace& trace, unsigned threads)
+      : trace_(trace), shifts_(trace.locations.size()) {
+    parallel_for(shifts_.size(), threads, [&](std::size_t li) {
       const Location& l = trace.locations[li];
-      std::vector<TimeNs>& times = current_[li];
-      times.reserve(2 * l.calls() + l.ops());
-      for_each_event_time(l, [&](TimeNs t) { times.push_back(t); });
+      shifts_[li].assign(2 * l.calls() + l.ops(), 0);
     });
-    const auto latency = [&](std::uint32_t a, std::uint32_t b) {
-      return trace.locations[a].node == trace.locations[b].node ? o.latency_same_node
-                                                                : o.latency_between_nodes;
-    };
-    std::vector<MessageEdge> messages;
-    messages.reserve(m.messages.size());
-    for (const Message& msg : m.messages) {
-      if (!msg.send.valid() || !msg.recv.valid()) continue;
-      const Location& s = trace.locations[msg.send.loc];
-      const Location& r = trace.locations[msg.recv.loc];
-      messages.push_back({{msg.send.loc, op_position(s, msg.send.op)},
-                          {msg.recv.loc, op_position(r, msg.recv.op)},
-                          latency(msg.send.loc, msg.recv.loc)});
-    }
-    // Grouped by receiving location, with an index by sending location: a bound is set on the
-    // receive (lower bounds) or on the send (upper bounds), so the locations' bounds can be
-    // set side by side, each from its own group. A group is one location's, so it is never
-    // mixed and no time orders it.
-    const std::size_t locations = trace.locations.size();
-    const auto no_time = [](const MessageEdge&) { return TimeNs{0}; };
-    const auto receiver = [](const MessageEdge& e) { return e.recv.loc; };
-    const auto sender = [](const MessageEdge& e) { return e.send.loc; };
-    const KeyGroups by_receiver = group_by_key(messages, locations, receiver, receiver, no_time);
-    messages_.reserve(messages.size());
-    for (const std::uint32_t i : by_receiver.index) messages_.push_back(messages[i]);
-    recv_first_ = by_receiver.start;
-    messages = {};
-    by_sender_ = group_by_key(messages_, locations, sender, sender, no_time);
-    for (const CollectiveInstance& c : m.collectives) add_collective(trace, m, c, o);
   }
 
-  std::size_t locations() const { return current_.size(); }
-  std::size_t size(std::size_t loc) const { return current_[loc].size(); }
-  TimeNs time(std::size_t loc, std::size_t pos) const { return current_[loc][pos]; }
-  void set(std::size_t loc, std::size_t pos, TimeNs t) { current_[loc][pos] = t; }
-  const std::vector<TimeNs>& times(std::size_t loc) const { return current_[loc]; }
+  std::size_t locations() const { return shifts_.size(); }
+  std::vector<Shift>& shifts(std::size_t loc) { return shifts_[loc]; }
+
+  TimeNs enter(std::uint32_t loc, std::uint32_t call) const {
+    const Location& l = trace_.locations[loc];
+    return l.call_enter[call] + shifts_[loc][enter_position(l, call)];
+  }
+  TimeNs op(OpRef r) const {
+    const Location& l = trace_.locations[r.loc];
+    return l.op_time[r.op] + shifts_[r.loc][op_position(l, r.op)];
+  }
+  TimeNs leave(std::uint32_t loc, std::uint32_t call) const {
+    const Location& l = trace_.locations[loc];
+    return l.call_leave[call] + shifts_[loc][leave_position(l, call)];
+  }
 
   // Moves the trace's times to the repaired ones.
   void write_back(Trace& trace, unsigned threads) const {
-    parallel_for(current_.size(), threads, [&](std::size_t li) {
-      const TimeNs* t = current_[li].data();
-      for_each_event_time(trace.locations[li], [&](TimeNs& event) { event = *t++; });
+    parallel_for(shifts_.size(), threads, [&](std::size_t li) {
+      const Shift* s = shifts_[li].data();
+      for_each_event(trace.locations[li], [&](Event, std::uint32_t, TimeNs& t) { t += *s++; });
     });
-  }
-
-  // The earliest time each receive and collective exit may have (kEarliest for other
-  // events), from the current times. Returns the violations of the current times, counted as
-  // MatchCounts::clock_violations counts them (without latency).
-  std::uint64_t lower_bounds(Grid& lower, unsigned threads) const {
-    reset(lower, kEarliest, threads);
-    std::vector<std::uint64_t> violations(locations(), 0);
-    parallel_for(locations(), threads, [&](std::size_t loc) {
-      for (std::uint32_t i = recv_first_[loc]; i < recv_first_[loc + 1]; ++i) {
-        const MessageEdge& e = messages_[i];
-        const TimeNs send = at(e.send);
-        violations[loc] += at(e.recv) < send;
-        raise(lower, e.recv, send + e.latency);
-      }
-    });
-    std::uint64_t total = 0;
-    for (const std::uint64_t v : violations) total += v;
-    for (const Instance& inst : instances_) total += collective_bounds(inst, lower);
-    return total;
-  }
-
-  // The latest time each send and collective entry may have (kLatest for other events), so
-  // that its receives and dependent exits keep their latency.
-  void upper_bounds(Grid& upper, unsigned threads) const {
-    reset(upper, kLatest, threads);
-    parallel_for(locations(), threads, [&](std::size_t loc) {
-      for (std::uint32_t i = 0; i < by_sender_.size(loc); ++i) {
-        const MessageEdge& e = messages_[by_sender_.at(loc, i)];
-        lower(upper, e.send, at(e.recv) - e.latency);
-      }
-    });
-    for (const Instance& inst : instances_) collective_caps(inst, upper);
   }
 
  private:
-  void add_collective(const Trace& trace, const Matching& m, const CollectiveInstance& c,
-                      const ClockRepairOptions& o) {
-    if (c.family == CollFamily::Other) return;
-    bool moves_data = false, several_nodes = false;
-    Instance inst{c.family,
-                  static_cast<std::uint32_t>(members_.size()),
-                  0,
-                  kNone,
-                  o.latency_same_node,
-                  &trace.comms[c.comm].in_neighbors};
-    for (std::uint32_t i = 0; i < c.member_count; ++i) {
-      const OpRef member = m.members[c.first_member + i];
-      const OpRef start = m.starts[c.first_member + i];
-      const Location& l = trace.locations[member.loc];
-      const std::uint32_t first_call = l.op_call[start.valid() ? start.op : member.op];
-      members_.push_back({{member.loc, enter_position(l, first_call)},
-                          {member.loc, leave_position(l, l.op_call[member.op])}});
-      moves_data |= l.bytes_sent(member.op) > 0 || l.bytes_received(member.op) > 0;
-      several_nodes |= l.node != trace.locations[m.members[c.first_member].loc].node;
-      if (l.rank == c.root) inst.root = i;
-    }
-    inst.count = c.member_count;
-    if (several_nodes) inst.latency = o.latency_between_nodes;
-    // Caps and bounds both follow the condition the sync modes leave (collective_dependency.h).
-    const OpRef head = m.members[c.first_member];
-    inst.family = clock_dependency_family(c.family, moves_data,
-                                          upc_sync_of(trace.locations[head.loc], head.op));
-    if (inst.family == CollFamily::Other) {
-      members_.resize(inst.first);
-      return;
-    }
-    instances_.push_back(inst);
+  const Trace& trace_;
+  std::vector<std::vector<Shift>> shifts_;
+};
+
+// The clock condition as bounds on single events: a receive completes no earlier than its send
+// started plus the minimal latency, a collective member leaves no earlier than the latest entry
+// it depends on plus the latency. The forward pass needs the lower bounds on receives and
+// exits, the backward pass the upper bounds on sends and entries that keep them; either is
+// computed from the times at the start of its pass, so a location's pass never reads a time
+// another thread is writing. They are kept per message and per collective member (8 bytes
+// each), not per event: one value serves both passes (a message's bound on its receive, then
+// on its send), and the passes find them as they walk a location's events, a message through
+// Matching::message_of_op, a member through the location's members ordered by exit and by
+// entry (4 bytes each).
+class Bounds {
+ public:
+  Bounds(const Trace& trace, const Matching& m, const ClockRepairOptions& o, unsigned threads)
+      : trace_(trace),
+        m_(m),
+        o_(o),
+        message_bound_(m.messages.size()),
+        member_bound_(m.members.size()) {
+    const auto location = [](const OpRef& r) { return r.loc; };
+    const auto no_time = [](const OpRef&) { return TimeNs{0}; };
+    by_exit_ = group_by_key(m.members, trace.locations.size(), location, location, no_time);
+    by_entry_ = by_exit_.index;
+    // A nonblocking collective completes after calls that started or completed others, so the
+    // collectives' order need not be a location's order of exits or of entries. Mostly it is
+    // (blocking collectives on one communicator), which is checked first, in linear time.
+    const auto sort = [](auto first, auto last, auto call_of) {
+      const auto earlier = [&](std::uint32_t a, std::uint32_t b) {
+        return call_of(a) < call_of(b);
+      };
+      if (!std::is_sorted(first, last, earlier)) std::sort(first, last, earlier);
+    };
+    parallel_for(trace.locations.size(), threads, [&](std::size_t loc) {
+      const std::uint32_t first = by_exit_.start[loc], end = by_exit_.start[loc + 1];
+      sort(by_exit_.index.begin() + first, by_exit_.index.begin() + end,
+           [&](std::uint32_t k) { return exit_call(k); });
+      sort(by_entry_.begin() + first, by_entry_.begin() + end,
+           [&](std::uint32_t k) { return entry_call(k); });
+    });
+    family_.reserve(m.collectives.size());
+    for (const CollectiveInstance& c : m.collectives) family_.push_back(clock_family(c));
   }
 
-  // Who must have entered before whom may leave (collective_dependency.h).
-  std::uint64_t collective_bounds(const Instance& inst, Grid& lower) const {
-    const Member* m = &members_[inst.first];
+  // The earliest time each receive and collective exit may have, from `times`. Returns the
+  // violations of `times`, counted as MatchCounts::clock_violations counts them (without
+  // latency).
+  template <typename Times>
+  std::uint64_t lower_bounds(const Times& times, unsigned threads) {
+    std::vector<std::uint64_t> violations(times.locations(), 0);
+    parallel_for(times.locations(), threads, [&](std::size_t li) {
+      const auto loc = static_cast<std::uint32_t>(li);
+      for_each_message(loc, [&](std::uint32_t op, std::uint32_t k) {
+        const Message& msg = m_.messages[k];
+        if (msg.recv != OpRef{loc, op}) return;
+        const TimeNs send = times.op(msg.send);
+        violations[loc] += times.op(msg.recv) < send;
+        message_bound_[k] = send + latency(msg.send.loc, loc);
+      });
+    });
+    std::uint64_t total = 0;
+    for (const std::uint64_t v : violations) total += v;
+    std::fill(member_bound_.begin(), member_bound_.end(), kEarliest);
+    for (std::uint32_t c = 0; c < m_.collectives.size(); ++c) total += collective_bounds(times, c);
+    return total;
+  }
+
+  // The latest time each send and collective entry may have, so that its receives and
+  // dependent exits at `times` keep their latency.
+  template <typename Times>
+  void upper_bounds(const Times& times, unsigned threads) {
+    parallel_for(times.locations(), threads, [&](std::size_t li) {
+      const auto loc = static_cast<std::uint32_t>(li);
+      for_each_message(loc, [&](std::uint32_t op, std::uint32_t k) {
+        const Message& msg = m_.messages[k];
+        if (msg.send == OpRef{loc, op})
+          message_bound_[k] = times.op(msg.recv) - latency(loc, msg.recv.loc);
+      });
+    });
+    std::fill(member_bound_.begin(), member_bound_.end(), kLatest);
+    for (std::uint32_t c = 0; c < m_.collectives.size(); ++c) collective_caps(times, c);
+  }
+
+  // Where a location's forward pass starts in its members by exit, and its backward pass in
+  // its members by entry.
+  std::uint32_t first_exit(std::size_t loc) const { return by_exit_.start[loc]; }
+  std::uint32_t entries_end(std::size_t loc) const { return by_exit_.start[loc + 1]; }
+
+  // The lower bound on event (kind, index) of `loc`, or kEarliest, for a forward pass that
+  // visits the location's events in order: `next` is its place in the members by exit.
+  TimeNs lower_bound(std::uint32_t loc, Event kind, std::uint32_t index,
+                     std::uint32_t& next) const {
+    if (kind == Event::Op) {
+      const std::uint32_t k = message_of(loc, index);
+      return k != kNone && m_.messages[k].recv == OpRef{loc, index} ? message_bound_[k] : kEarliest;
+    }
+    TimeNs bound = kEarliest;
+    // One call may complete several nonblocking collectives (MPI_Waitall).
+    if (kind == Event::Leave)
+      for (; next < by_exit_.start[loc + 1] && exit_call(by_exit_.index[next]) == index; ++next)
+        bound = std::max(bound, member_bound_[by_exit_.index[next]]);
+    return bound;
+  }
+
+  // The upper bound on event (kind, index) of `loc`, or kLatest, for a backward pass that
+  // visits the location's events last first: `end` is its place in the members by entry.
+  TimeNs upper_bound(std::uint32_t loc, Event kind, std::uint32_t index, std::uint32_t& end) const {
+    if (kind == Event::Op) {
+      const std::uint32_t k = message_of(loc, index);
+      return k != kNone && m_.messages[k].send == OpRef{loc, index} ? message_bound_[k] : kLatest;
+    }
+    TimeNs bound = kLatest;
+    if (kind == Event::Enter)
+      for (; end > by_exit_.start[loc] && entry_call(by_entry_[end - 1]) == index; --end)
+        bound = std::min(bound, member_bound_[by_entry_[end - 1]]);
+    return bound;
+  }
+
+ private:
+  // The family whose dependencies instance c's clock condition follows
+  // (collective_dependency.h), CollFamily::Other for none. Caps and bounds both follow it.
+  CollFamily clock_family(const CollectiveInstance& c) const {
+    if (c.family == CollFamily::Other) return CollFamily::Other;
+    bool moves_data = false;
+    for (std::uint32_t i = 0; i < c.member_count; ++i) {
+      const OpRef member = m_.members[c.first_member + i];
+      const Location& l = trace_.locations[member.loc];
+      moves_data |= l.bytes_sent(member.op) > 0 || l.bytes_received(member.op) > 0;
+    }
+    const OpRef head = m_.members[c.first_member];
+    return clock_dependency_family(c.family, moves_data,
+                                   upc_sync_of(trace_.locations[head.loc], head.op));
+  }
+
+  // The rest of an instance's clock condition, found anew on each use from its members rather
+  // than kept for every instance (only the family is: finding it reads their byte counts).
+  struct Instance {
+    CollFamily family;
+    std::uint32_t root = kNone;                   // index among the members
+    TimeNs latency = 0;                           // between nodes if the members span several nodes
+    const NeighborLists* in_neighbors = nullptr;  // the communicator's (neighborhood collectives)
+  };
+
+  Instance instance(std::uint32_t index) const {
+    Instance inst{family_[index]};
+    if (inst.family == CollFamily::Other) return inst;
+    const CollectiveInstance& c = m_.collectives[index];
+    const std::uint32_t head_node = trace_.locations[m_.members[c.first_member].loc].node;
+    bool several_nodes = false;
+    for (std::uint32_t i = 0; i < c.member_count; ++i) {
+      const Location& l = trace_.locations[m_.members[c.first_member + i].loc];
+      several_nodes |= l.node != head_node;
+      if (l.rank == c.root) inst.root = i;
+    }
+    inst.latency = several_nodes ? o_.latency_between_nodes : o_.latency_same_node;
+    inst.in_neighbors = &trace_.comms[c.comm].in_neighbors;
+    return inst;
+  }
+
+  // Who must have entered before whom may leave.
+  template <typename Times>
+  std::uint64_t collective_bounds(const Times& times, std::uint32_t c) {
+    const Instance inst = instance(c);
+    const std::uint32_t first = m_.collectives[c].first_member;
     std::uint64_t violations = 0;
     for_each_collective_dependency(
-        inst.family, inst.count, inst.root, inst.in_neighbors,
-        [&](std::uint32_t i) { return at(m[i].enter); },
-        [&](std::uint32_t i, TimeNs entered) {
-          violations += at(m[i].exit) < entered;
-          raise(lower, m[i].exit, entered + inst.latency);
+        inst.family, m_.collectives[c].member_count, inst.root, inst.in_neighbors,
+        [&](std::uint32_t i) { return entered(times, first + i); },
+        [&](std::uint32_t i, TimeNs entry) {
+          violations += exited(times, first + i) < entry;
+          TimeNs& bound = member_bound_[first + i];
+          bound = std::max(bound, entry + inst.latency);
         });
     return violations;
   }
 
-  void collective_caps(const Instance& inst, Grid& upper) const {
-    const Member* m = &members_[inst.first];
-    const auto cap = [&](const Member& member, TimeNs exited) {
-      lower(upper, member.enter, exited - inst.latency);
+  template <typename Times>
+  void collective_caps(const Times& times, std::uint32_t c) {
+    const Instance inst = instance(c);
+    if (inst.family == CollFamily::Other) return;
+    const std::uint32_t first = m_.collectives[c].first_member;
+    const std::uint32_t count = m_.collectives[c].member_count;
+    const auto exit = [&](std::uint32_t i) { return exited(times, first + i); };
+    const auto cap = [&](std::uint32_t i, TimeNs exit_time) {
+      TimeNs& bound = member_bound_[first + i];
+      bound = std::min(bound, exit_time - inst.latency);
     };
     TimeNs first_exit = kLatest;
-    for (std::uint32_t i = inst.count; i-- > 0;) {
-      first_exit = std::min(first_exit, at(m[i].exit));
-      if (inst.family == CollFamily::Prefix) cap(m[i], first_exit);
+    for (std::uint32_t i = count; i-- > 0;) {
+      first_exit = std::min(first_exit, exit(i));
+      if (inst.family == CollFamily::Prefix) cap(i, first_exit);
     }
     switch (inst.family) {
       case CollFamily::Barrier:
       case CollFamily::NxN:
-        for (std::uint32_t i = 0; i < inst.count; ++i) cap(m[i], first_exit);
+        for (std::uint32_t i = 0; i < count; ++i) cap(i, first_exit);
         break;
       case CollFamily::OneToN: {
         if (inst.root == kNone) break;
         TimeNs non_root_exit = kLatest;
-        for (std::uint32_t i = 0; i < inst.count; ++i)
-          if (i != inst.root) non_root_exit = std::min(non_root_exit, at(m[i].exit));
-        cap(m[inst.root], non_root_exit);
+        for (std::uint32_t i = 0; i < count; ++i)
+          if (i != inst.root) non_root_exit = std::min(non_root_exit, exit(i));
+        cap(inst.root, non_root_exit);
         break;
       }
       case CollFamily::NToOne:
         if (inst.root == kNone) break;
-        for (std::uint32_t i = 0; i < inst.count; ++i) cap(m[i], at(m[inst.root].exit));
+        for (std::uint32_t i = 0; i < count; ++i) cap(i, exit(inst.root));
         break;
       case CollFamily::Neighbor:
         // An in-neighbor must have entered before each member it sends to has left.
-        if (inst.in_neighbors->size() != inst.count) break;
-        for (std::uint32_t i = 0; i < inst.count; ++i)
+        if (inst.in_neighbors->size() != count) break;
+        for (std::uint32_t i = 0; i < count; ++i)
           for (const std::uint32_t j : (*inst.in_neighbors)[i])
-            if (j < inst.count) cap(m[j], at(m[i].exit));
+            if (j < count) cap(j, exit(i));
         break;
       case CollFamily::Prefix:
       case CollFamily::Fence:
@@ -264,25 +332,49 @@ class ClockCondition {
     }
   }
 
-  TimeNs at(EventRef e) const { return current_[e.loc][e.pos]; }
-  static void raise(Grid& g, EventRef e, TimeNs t) {
-    g[e.loc][e.pos] = std::max(g[e.loc][e.pos], t);
+  // The call that started member k (its entry) and the one that completed it (its exit).
+  std::uint32_t entry_call(std::uint32_t k) const {
+    const OpRef member = m_.members[k], start = m_.starts[k];
+    return trace_.locations[member.loc].op_call[start.valid() ? start.op : member.op];
   }
-  static void lower(Grid& g, EventRef e, TimeNs t) {
-    g[e.loc][e.pos] = std::min(g[e.loc][e.pos], t);
+  std::uint32_t exit_call(std::uint32_t k) const {
+    const OpRef member = m_.members[k];
+    return trace_.locations[member.loc].op_call[member.op];
   }
-  void reset(Grid& g, TimeNs value, unsigned threads) const {
-    g.resize(current_.size());
-    parallel_for(current_.size(), threads,
-                 [&](std::size_t li) { g[li].assign(current_[li].size(), value); });
+  template <typename Times>
+  TimeNs entered(const Times& times, std::uint32_t k) const {
+    return times.enter(m_.members[k].loc, entry_call(k));
+  }
+  template <typename Times>
+  TimeNs exited(const Times& times, std::uint32_t k) const {
+    return times.leave(m_.members[k].loc, exit_call(k));
   }
 
-  Grid current_;
-  std::vector<MessageEdge> messages_;      // grouped by receiving location
-  std::vector<std::uint32_t> recv_first_;  // by location: its first message in messages_
-  KeyGroups by_sender_;                    // messages_ indexes grouped by sending location
-  std::vector<Member> members_;
-  std::vector<Instance> instances_;
+  TimeNs latency(std::uint32_t a, std::uint32_t b) const {
+    return trace_.locations[a].node == trace_.locations[b].node ? o_.latency_same_node
+                                                                : o_.latency_between_nodes;
+  }
+  std::uint32_t message_of(std::uint32_t loc, std::uint32_t op) const {
+    if (loc >= m_.message_of_op.size() || op >= m_.message_of_op[loc].size()) return kNone;
+    return m_.message_of_op[loc][op];
+  }
+  // Calls visit(op, message) for each op of `loc` that sent or received a message.
+  template <typename Visit>
+  void for_each_message(std::uint32_t loc, Visit&& visit) const {
+    if (loc >= m_.message_of_op.size()) return;
+    const std::vector<std::uint32_t>& messages = m_.message_of_op[loc];
+    for (std::uint32_t op = 0; op < messages.size(); ++op)
+      if (messages[op] != kNone) visit(op, messages[op]);
+  }
+
+  const Trace& trace_;
+  const Matching& m_;
+  const ClockRepairOptions& o_;
+  std::vector<TimeNs> message_bound_;    // per message: on its receive, then on its send
+  std::vector<TimeNs> member_bound_;     // per member: on its exit, then on its entry
+  KeyGroups by_exit_;                    // members by location, each in the order of exits
+  std::vector<std::uint32_t> by_entry_;  // the same by order of entries (by_exit_.start)
+  std::vector<CollFamily> family_;       // per instance: clock_family
 };
 
 // γ of pass `pass` (0-based): 0.99999, 0.9999, 0.999, then ×0.9 per pass.
@@ -292,50 +384,105 @@ double gamma_of_pass(unsigned pass) {
   return kFirst[2] * std::pow(0.9, pass - 2);
 }
 
-// Forward pass over one location: `before` holds its times at the start of the pass (it may
-// be the repair's own copy: each time is read before it is written), `original` the location
-// as read; writes the moved times.
-void forward(ClockCondition& cc, std::size_t loc, const std::vector<TimeNs>& before,
-             const Location& original, const std::vector<TimeNs>& lower, double gamma,
-             const ClockRepairOptions& o) {
+// Forward pass over one location, moving its times in place (each is read before it is
+// written); `original` is the location as read. False if a shift does not fit.
+template <typename Shift>
+bool forward(ShiftedTimes<Shift>& times, std::uint32_t loc, const Location& original,
+             const Bounds& bounds, double gamma, const ClockRepairOptions& o) {
+  std::vector<Shift>& shift = times.shifts(loc);
+  std::uint32_t next_exit = bounds.first_exit(loc);
   TimeNs previous = kEarliest, previous_original = 0;
   std::size_t i = 0;
-  for_each_event_time(original, [&](TimeNs original_time) {
-    TimeNs t = std::max(before[i], lower[i]);
+  bool fits = true;
+  for_each_event(original, [&](Event kind, std::uint32_t index, TimeNs original_time) {
+    TimeNs t = std::max(original_time + shift[i], bounds.lower_bound(loc, kind, index, next_exit));
     if (i > 0) {
       const TimeNs interval = original_time - previous_original;
       t = std::max({t, previous + std::min(o.min_event_gap, interval),
                     previous + static_cast<TimeNs>(gamma * static_cast<double>(interval))});
     }
-    cc.set(loc, i++, t);
+    fits &= store(shift[i++], t - original_time);
     previous = t;
     previous_original = original_time;
   });
+  return fits;
 }
 
 // Backward amortization over one location: an event is moved at least as far as the next one
-// minus a slope times their interval, but a send or entry no further than its cap.
-// `before_backwards(visit)` visits the location's times at the start of the pass, last first.
-template <typename BeforeBackwards>
-void backward(ClockCondition& cc, std::size_t loc, BeforeBackwards&& before_backwards,
-              const std::vector<TimeNs>& upper, const ClockRepairOptions& o) {
-  std::size_t i = cc.size(loc);
+// minus a slope times their interval, but a send or entry no further than its cap. `before`
+// holds the location's shifts at the start of the pass, or is empty for none (the first pass).
+// False if a shift does not fit.
+template <typename Shift>
+bool backward(ShiftedTimes<Shift>& times, std::uint32_t loc, const Location& original,
+              const std::vector<Shift>& before, const Bounds& bounds, const ClockRepairOptions& o) {
+  std::vector<Shift>& shift = times.shifts(loc);
+  std::uint32_t entries_end = bounds.entries_end(loc);
+  std::size_t i = shift.size();
   TimeNs next_before = 0, next_shift = 0;
-  before_backwards([&](TimeNs before) {
-    if (i-- == cc.size(loc)) {  // the last event keeps its forward shift
-      next_shift = cc.time(loc, i) - before;
-      next_before = before;
+  bool fits = true;
+  for_each_event_backwards(original, [&](Event kind, std::uint32_t index, TimeNs original_time) {
+    const TimeNs upper = bounds.upper_bound(loc, kind, index, entries_end);
+    --i;
+    const TimeNs before_time = original_time + (before.empty() ? 0 : before[i]);
+    const TimeNs forward_shift = original_time + shift[i] - before_time;
+    if (i + 1 == shift.size()) {  // the last event keeps its forward shift
+      next_shift = forward_shift;
+      next_before = before_time;
       return;
     }
-    const TimeNs forward_shift = cc.time(loc, i) - before;
     const auto slack =
-        static_cast<TimeNs>(o.amortization_slope * static_cast<double>(next_before - before));
+        static_cast<TimeNs>(o.amortization_slope * static_cast<double>(next_before - before_time));
     TimeNs amortized = next_shift - slack;
-    if (upper[i] != kLatest) amortized = std::min(amortized, upper[i] - before);
+    if (upper != kLatest) amortized = std::min(amortized, upper - before_time);
     next_shift = std::max(forward_shift, amortized);
-    cc.set(loc, i, before + next_shift);
-    next_before = before;
+    fits &= store(shift[i], before_time + next_shift - original_time);
+    next_before = before_time;
   });
+  return fits;
+}
+
+// The repair with shifts of type `Shift`, or nothing if one does not fit (the trace is then
+// left as it was).
+template <typename Shift>
+std::optional<ClockRepairReport> repair_with(Trace& trace, Bounds& bounds,
+                                             const ClockRepairOptions& options, unsigned threads) {
+  ShiftedTimes<Shift> times(trace, threads);
+  // The shifts at the start of a pass, which the backward pass needs beside the forward
+  // pass's: none in the first pass, the only one most repairs need; a copy in later ones.
+  std::vector<std::vector<Shift>> before(times.locations());
+  std::atomic<bool> fits = true;
+
+  ClockRepairReport report;
+  report.violations_before = report.violations_after = bounds.lower_bounds(times, threads);
+  while (report.violations_after > 0 && report.passes < options.max_passes) {
+    const bool first = report.passes == 0;
+    const double gamma = gamma_of_pass(report.passes++);
+    // Each location's pass reads and writes only that location's times.
+    parallel_for(times.locations(), threads, [&](std::size_t li) {
+      const auto loc = static_cast<std::uint32_t>(li);
+      if (!first) before[li] = times.shifts(li);
+      if (!forward(times, loc, trace.locations[li], bounds, gamma, options)) fits = false;
+    });
+    if (!fits) return std::nullopt;
+    bounds.upper_bounds(times, threads);
+    parallel_for(times.locations(), threads, [&](std::size_t li) {
+      const auto loc = static_cast<std::uint32_t>(li);
+      if (!backward(times, loc, trace.locations[li], before[li], bounds, options)) fits = false;
+    });
+    if (!fits) return std::nullopt;
+    report.violations_after = bounds.lower_bounds(times, threads);
+  }
+  before = {};
+
+  for (std::size_t li = 0; li < times.locations(); ++li) {
+    const Shift* shift = times.shifts(li).data();
+    for_each_event(trace.locations[li], [&](Event, std::uint32_t, TimeNs original) {
+      report.max_shift = std::max<TimeNs>(report.max_shift, *shift);
+      trace.end = std::max<TimeNs>(trace.end, original + *shift++);
+    });
+  }
+  times.write_back(trace, threads);
+  return report;
 }
 
 }  // namespace
@@ -343,62 +490,23 @@ void backward(ClockCondition& cc, std::size_t loc, BeforeBackwards&& before_back
 ClockRepairReport repair_clocks(Trace& trace, const Matching& matching,
                                 const ClockRepairOptions& options, unsigned threads) {
   // The matcher has counted the violations with the same definition; without any, the
-  // per-event tables (24 bytes per event) are not worth building.
+  // repair's tables are not worth building.
   if (matching.counts.clock_violations == 0) {
     trace.clock.violations_before_repair = trace.clock.violations_after_repair = 0;
     trace.clock.max_repair_shift_s = 0;
     return {};
   }
-  ClockCondition cc(trace, matching, options, threads);
-  // The lower bounds serve the forward pass, the upper ones the backward pass after it:
-  // one grid holds either. The times at the start of a pass are the trace's own in the first
-  // pass, the only one most repairs need; later passes keep a copy (8 bytes per event).
-  Grid bounds, before(cc.locations());
-
-  ClockRepairReport report;
-  report.violations_before = report.violations_after = cc.lower_bounds(bounds, threads);
-  while (report.violations_after > 0 && report.passes < options.max_passes) {
-    const bool first = report.passes == 0;
-    const double gamma = gamma_of_pass(report.passes++);
-    // Each location's pass reads and writes only that location's times.
-    parallel_for(cc.locations(), threads, [&](std::size_t li) {
-      if (!first) before[li] = cc.times(li);
-      forward(cc, li, first ? cc.times(li) : before[li], trace.locations[li], bounds[li], gamma,
-              options);
-    });
-    cc.upper_bounds(bounds, threads);
-    parallel_for(cc.locations(), threads, [&](std::size_t li) {
-      if (first)
-        backward(
-            cc, li,
-            [&](auto visit) { for_each_event_time_backwards(trace.locations[li], visit); },
-            bounds[li], options);
-      else
-        backward(
-            cc, li,
-            [&](auto visit) {
-              for (auto t = before[li].rbegin(); t != before[li].rend(); ++t) visit(*t);
-            },
-            bounds[li], options);
-    });
-    report.violations_after = cc.lower_bounds(bounds, threads);
-  }
-  bounds = {};
-  before = {};
-
-  for (std::size_t li = 0; li < cc.locations(); ++li) {
-    std::size_t i = 0;
-    for_each_event_time(trace.locations[li], [&](TimeNs original) {
-      const TimeNs t = cc.time(li, i++);
-      report.max_shift = std::max(report.max_shift, t - original);
-      trace.end = std::max(trace.end, t);
-    });
-  }
-  cc.write_back(trace, threads);
-  trace.clock.violations_before_repair = report.violations_before;
-  trace.clock.violations_after_repair = report.violations_after;
-  trace.clock.max_repair_shift_s = static_cast<double>(report.max_shift) * 1e-9;
-  return report;
+  Bounds bounds(trace, matching, options, threads);
+  // Shifts of up to 65,535 ns take 2 bytes per event, up to 4.3 s 4: a repair that moves an
+  // event further starts again with the next wider shifts.
+  std::optional<ClockRepairReport> report =
+      repair_with<std::uint16_t>(trace, bounds, options, threads);
+  if (!report) report = repair_with<std::uint32_t>(trace, bounds, options, threads);
+  if (!report) report = repair_with<TimeNs>(trace, bounds, options, threads);
+  trace.clock.violations_before_repair = report->violations_before;
+  trace.clock.violations_after_repair = report->violations_after;
+  trace.clock.max_repair_shift_s = static_cast<double>(report->max_shift) * 1e-9;
+  return *report;
 }
 
 }  // namespace collwrap

@@ -214,6 +214,137 @@ TEST(ClockRepair, ConvergesOnAChainOfSkewedMessagesWithinThePassLimit) {
     }
 }
 
+// The skewed message of skewed_message(), with rank 1's clock `skew` ns behind.
+Trace message_behind_by(TimeNs skew) {
+  TraceBuilder b(2);
+  b.send(b.call(0, "MPI_Send", 1000, 1100), 1, 0, 8);
+  b.call(1, "MPI_Comm_rank", 100 - skew, 120 - skew);
+  b.recv(b.call(1, "MPI_Recv", 500 - skew, 1200 - skew), 0, 0, 8);
+  b.call(1, "MPI_Barrier", 1300 - skew, 1350 - skew);
+  return b.finish();
+}
+
+TEST(ClockRepair, MovesEventsFurtherThanNarrowShiftsHold) {
+  // The receive moves by about the skew: more than 65,535 ns, then more than 2^32 ns.
+  for (const TimeNs skew : {TimeNs{100'000}, TimeNs{5'000'000'000}}) {
+    Trace t = message_behind_by(skew);
+    const ClockRepairReport r = repair_clocks(t, match_trace(t));
+    EXPECT_EQ(r.violations_after, 0u) << skew;
+    EXPECT_GE(r.max_shift, skew - 100) << skew;  // the receive's: from 1200 − skew to 1100
+    // The forward pass puts the receive exactly at its bound, which a truncated shift misses.
+    EXPECT_EQ(t.locations[1].op_time[0],
+              t.locations[0].op_time[0] + ClockRepairOptions{}.latency_same_node)
+        << skew;
+    EXPECT_EQ(t.locations[1].call_leave[1], t.locations[1].op_time[0]) << skew;
+    EXPECT_LT(t.locations[1].call_leave[1], t.locations[1].call_enter[2]) << skew;
+  }
+}
+
+TEST(ClockRepair, AWaitCompletingSeveralCollectivesLeavesAfterTheLatestOfTheirBounds) {
+  // Rank 1 (clock behind) starts a nonblocking barrier with rank 0 and one with rank 2 and
+  // completes both in one MPI_Waitall, twice: first rank 0 enters last, then rank 2. Whatever
+  // order the two bounds on the one Leave are taken in, the later entry's bound comes first in
+  // one round and last in the other. The rounds are 10 ms apart, so that the second round's
+  // jump, amortized backwards at 1 %, does not reach the first.
+  TraceBuilder b(3);
+  const std::uint32_t with0 = b.comm({0, 1}), with2 = b.comm({1, 2});
+  std::uint64_t request = 1;
+  const auto barrier = [&](int rank, std::uint32_t comm, TimeNs enter) {
+    const std::uint64_t id = request++;
+    b.nbc_request(b.call(rank, "MPI_Ibarrier", enter, enter + 50), id);
+    b.nbc_complete(b.call(rank, "MPI_Wait", enter + 100, enter + 600), CollOp::Barrier, id, comm);
+  };
+  const auto both = [&](TimeNs start) {
+    const std::uint64_t first = request++, second = request++;
+    b.nbc_request(b.call(1, "MPI_Ibarrier", start, start + 50), first);
+    b.nbc_request(b.call(1, "MPI_Ibarrier", start + 100, start + 150), second);
+    const CallRef wait = b.call(1, "MPI_Waitall", start + 200, start + 500);
+    b.nbc_complete(wait, CollOp::Barrier, first, with0);
+    b.nbc_complete(wait, CollOp::Barrier, second, with2);
+  };
+  barrier(0, with0, 10'000);
+  barrier(2, with2, 5'000);
+  both(1'000);
+  barrier(0, with0, 10'030'000);
+  barrier(2, with2, 10'040'000);
+  both(10'021'000);
+  Trace t = b.finish();
+  ASSERT_EQ(violations(t), 4u);  // rank 1 leaves both waits before ranks 0 and 2 entered
+  const ClockRepairReport r = repair_clocks(t, match_trace(t));
+  EXPECT_EQ(r.violations_after, 0u);
+  EXPECT_EQ(violations(t), 0u);
+  const TimeNs latency = ClockRepairOptions{}.latency_same_node;
+  const Location &r0 = t.locations[0], &r1 = t.locations[1], &r2 = t.locations[2];
+  EXPECT_GE(r1.call_leave[2], r0.call_enter[0] + latency);  // the later entry: rank 0's
+  EXPECT_GE(r1.call_leave[2], r2.call_enter[0] + latency);
+  EXPECT_GE(r1.call_leave[5], r0.call_enter[2] + latency);
+  EXPECT_GE(r1.call_leave[5], r2.call_enter[2] + latency);  // the later entry: rank 2's
+}
+
+TEST(ClockRepair, CollectivesCompletedOutOfOrderGetTheirOwnBounds) {
+  // Rank 1 (clock 8 µs behind) starts two nonblocking allreduces and completes the second
+  // first; ranks 0 and 2 complete them in order. Each wait must follow its own instance's
+  // entries.
+  TraceBuilder b(3);
+  const TimeNs start[] = {10000, 2000, 10500};
+  for (int r = 0; r < 3; ++r) {
+    const TimeNs s = start[r];
+    b.nbc_request(b.call(r, "MPI_Iallreduce", s, s + 50), 1);
+    b.nbc_request(b.call(r, "MPI_Iallreduce", s + 1000, s + 1050), 2);
+    const std::uint64_t done_first = r == 1 ? 2 : 1;
+    b.nbc_complete(b.call(r, "MPI_Wait", s + 2000, s + 2500), CollOp::Allreduce, done_first, 0,
+                   kNoWorldRank, 8, 8);
+    b.nbc_complete(b.call(r, "MPI_Wait", s + 3000, s + 3500), CollOp::Allreduce, 3 - done_first, 0,
+                   kNoWorldRank, 8, 8);
+  }
+  Trace t = b.finish();
+  ASSERT_EQ(violations(t), 2u);  // rank 1 leaves both waits before rank 2 entered either
+  const ClockRepairReport r = repair_clocks(t, match_trace(t));
+  EXPECT_EQ(r.violations_after, 0u);
+  EXPECT_EQ(violations(t), 0u);
+  const TimeNs latency = ClockRepairOptions{}.latency_same_node;
+  const Location& r1 = t.locations[1];
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_GE(r1.call_leave[2], t.locations[r].call_enter[1] + latency) << r;  // the second
+    EXPECT_GE(r1.call_leave[3], t.locations[r].call_enter[0] + latency) << r;  // the first
+  }
+}
+
+TEST(ClockRepair, AmortizationNeverPushesACollectiveEntryPastTheExitsDependingOnIt) {
+  // Rank 1 starts a nonblocking barrier with rank 2, then one with rank 0, completes both, and
+  // then receives a message that rank 0 sends 48 µs later by rank 1's clock. The receive's jump
+  // is amortized over rank 1's earlier events, but each barrier entry stays early enough for
+  // its partner's exit: no other rank has to move.
+  TraceBuilder b(3);
+  const std::uint32_t with0 = b.comm({0, 1}), with2 = b.comm({1, 2});
+  b.nbc_request(b.call(0, "MPI_Ibarrier", 1000, 1050), 1);
+  b.nbc_complete(b.call(0, "MPI_Wait", 1100, 1600), CollOp::Barrier, 1, with0);
+  b.send(b.call(0, "MPI_Send", 50'000, 50'100), 1, 0, 8);
+  b.nbc_request(b.call(2, "MPI_Ibarrier", 1000, 1050), 1);
+  b.nbc_complete(b.call(2, "MPI_Wait", 1100, 1600), CollOp::Barrier, 1, with2);
+  b.nbc_request(b.call(1, "MPI_Ibarrier", 900, 950), 1);
+  b.nbc_request(b.call(1, "MPI_Ibarrier", 1000, 1050), 2);
+  const CallRef wait = b.call(1, "MPI_Waitall", 1100, 1700);
+  b.nbc_complete(wait, CollOp::Barrier, 1, with2);
+  b.nbc_complete(wait, CollOp::Barrier, 2, with0);
+  b.recv(b.call(1, "MPI_Recv", 1800, 2000), 0, 0, 8);
+  Trace t = b.finish();
+  const Trace original = t;
+  ASSERT_EQ(violations(t), 1u);
+  const ClockRepairReport r = repair_clocks(t, match_trace(t));
+  EXPECT_EQ(r.passes, 1u);
+  EXPECT_EQ(r.violations_after, 0u);
+  for (const int rank : {0, 2}) {
+    EXPECT_EQ(t.locations[rank].call_enter, original.locations[rank].call_enter) << rank;
+    EXPECT_EQ(t.locations[rank].call_leave, original.locations[rank].call_leave) << rank;
+  }
+  const TimeNs latency = ClockRepairOptions{}.latency_same_node;
+  const Location& r1 = t.locations[1];
+  EXPECT_LE(r1.call_enter[0] + latency, t.locations[2].call_leave[1]);
+  EXPECT_LE(r1.call_enter[1] + latency, t.locations[0].call_leave[1]);
+  EXPECT_GT(r1.call_enter[1], original.locations[1].call_enter[1]);  // amortized, up to its cap
+}
+
 TEST(ClockRepair, GivesTheSameTimesOnAnyNumberOfThreads) {
   // Eight ranks in a ring, each clock 2 µs further behind: every receive reads before its send.
   TraceBuilder b(8);
