@@ -27,15 +27,19 @@ ArchiveAnalysis analyze_read_trace(Trace trace, const AnalysisSettings& settings
   a.trace = std::move(trace);
   phase("matching");
   a.matching = match_trace(a.trace, settings.threads);
+  // The matching holds the request pairs, so the ids go. They and the matching's working
+  // tables are given back before the clock repair: it needs less than they took, and its
+  // tables would otherwise take fresh pages beside them.
+  a.trace.release_request_ids();
+  give_back_freed_memory();
   if (options.clock_repair) {
     phase("clock repair");
     // The repair keeps every location's event order, so the pairs stay; only the count of
     // violations changes, and the repair counts what is left the way the matcher does.
     const ClockRepairReport repair = repair_clocks(a.trace, a.matching, {}, settings.threads);
     if (repair.passes > 0) a.matching.counts.clock_violations = repair.violations_after;
+    give_back_freed_memory();  // the repair's working tables
   }
-  a.trace.release_request_ids();
-  give_back_freed_memory();  // the matching's and the repair's working tables, the ids
   phase("patterns");
   const auto release_details = [&a](RootCauseStage stage) {
     release_details_for_root_causes(a.trace, a.matching, stage);
