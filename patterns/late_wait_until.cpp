@@ -24,7 +24,7 @@ std::vector<std::vector<Release>> releases_by_target(const Trace& trace) {
       if (l.op_kind[op] != OpKind::RmaPut && l.op_kind[op] != OpKind::RmaAtomic) continue;
       const std::int32_t target = l.op_peer[op];
       if (target < 0 || target >= trace.world_size || target == l.rank) continue;
-      releases[static_cast<std::size_t>(target)].push_back({l.op_time[op], {l.rank, l.thread}});
+      releases[static_cast<std::size_t>(target)].push_back({l.op_time(op), {l.rank, l.thread}});
     }
   }
   for (auto& list : releases)

@@ -41,13 +41,13 @@ std::unordered_map<LockKey, Holds> lock_holds(const Trace& trace) {
     std::unordered_map<LockKey, std::pair<TimeNs, bool>> acquired;
     for (std::uint32_t op = 0; op < l.ops(); ++op) {
       if (l.op_kind[op] == OpKind::RmaLockAcquire) {
-        acquired[lock_key(l, op)] = {l.op_time[op], shared_lock(l, op)};
+        acquired[lock_key(l, op)] = {l.op_time(op), shared_lock(l, op)};
       } else if (l.op_kind[op] == OpKind::RmaLockRelease) {
         const auto it = acquired.find(lock_key(l, op));
         if (it == acquired.end()) continue;
         Holds& lock = holds[it->first];
-        lock.holds.push_back({it->second.first, l.op_time[op], loc, it->second.second});
-        lock.longest = std::max(lock.longest, l.op_time[op] - it->second.first);
+        lock.holds.push_back({it->second.first, l.op_time(op), loc, it->second.second});
+        lock.longest = std::max(lock.longest, l.op_time(op) - it->second.first);
         acquired.erase(it);
       }
     }
@@ -80,7 +80,7 @@ void find_lock_contention(const RuleContext& context, InstanceSink& sink) {
       const auto list = holds.find(lock_key(l, acquire));
       if (list == holds.end()) continue;
       const bool shared = shared_lock(l, acquire);
-      const TimeNs begin = l.call_enter[call], end = l.op_time[acquire];
+      const TimeNs begin = l.call_enter[call], end = l.op_time(acquire);
       TimeNs idle = 0;
       peers.clear();
       // Holds are sorted by acquisition; shared ones may overlap, so their ends are not sorted,

@@ -90,7 +90,7 @@ std::size_t write_rma_transfers(const Trace& trace, const TimelineSelection& sel
                   {"cat", "rma"},
                   {"ph", "i"},
                   {"s", "t"},
-                  {"ts", micros(l.op_time[op])},
+                  {"ts", micros(l.op_time(op))},
                   {"pid", l.rank},
                   {"tid", l.thread},
                   {"args", args}});

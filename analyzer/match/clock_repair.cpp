@@ -36,23 +36,23 @@ enum class Event : std::uint8_t { Enter, Op, Leave };
 // Visits a location's events in sequence order (enter_position, op_position, leave_position)
 // as visit(kind, index, time): the index is the call's for an Enter or a Leave, the op's for
 // an op.
-template <typename L, typename Visit>
-void for_each_event(L& l, Visit&& visit) {
+template <typename Visit>
+void for_each_event(const Location& l, Visit&& visit) {
   for (std::uint32_t c = 0; c < l.calls(); ++c) {
     visit(Event::Enter, c, l.call_enter[c]);
     for (std::uint32_t op = l.call_first_op[c]; op < l.call_first_op[c + 1]; ++op)
-      visit(Event::Op, op, l.op_time[op]);
+      visit(Event::Op, op, l.op_time(op));
     visit(Event::Leave, c, l.call_leave[c]);
   }
 }
 
 // The same, last event first.
-template <typename L, typename Visit>
-void for_each_event_backwards(L& l, Visit&& visit) {
+template <typename Visit>
+void for_each_event_backwards(const Location& l, Visit&& visit) {
   for (std::uint32_t c = static_cast<std::uint32_t>(l.calls()); c-- > 0;) {
     visit(Event::Leave, c, l.call_leave[c]);
     for (std::uint32_t op = l.call_first_op[c + 1]; op-- > l.call_first_op[c];)
-      visit(Event::Op, op, l.op_time[op]);
+      visit(Event::Op, op, l.op_time(op));
     visit(Event::Enter, c, l.call_enter[c]);
   }
 }
@@ -89,7 +89,7 @@ class ShiftedTimes {
   }
   TimeNs op(OpRef r) const {
     const Location& l = trace_.locations[r.loc];
-    return l.op_time[r.op] + shifts_[r.loc][op_position(l, r.op)];
+    return l.op_time(r.op) + shifts_[r.loc][op_position(l, r.op)];
   }
   TimeNs leave(std::uint32_t loc, std::uint32_t call) const {
     const Location& l = trace_.locations[loc];
@@ -99,8 +99,19 @@ class ShiftedTimes {
   // Moves the trace's times to the repaired ones.
   void write_back(Trace& trace, unsigned threads) const {
     parallel_for(shifts_.size(), threads, [&](std::size_t li) {
+      Location& l = trace.locations[li];
       const Shift* s = shifts_[li].data();
-      for_each_event(trace.locations[li], [&](Event, std::uint32_t, TimeNs& t) { t += *s++; });
+      std::vector<TimeNs> op_times;  // of one call, as read
+      for (std::uint32_t c = 0; c < l.calls(); ++c) {
+        // An op's time is kept as an offset from its call's Enter: read before the Enter moves.
+        const std::uint32_t first = l.call_first_op[c], last = l.call_first_op[c + 1];
+        op_times.clear();
+        for (std::uint32_t op = first; op < last; ++op) op_times.push_back(l.op_time(op));
+        l.call_enter[c] += *s++;
+        for (std::uint32_t op = first; op < last; ++op)
+          l.set_op_time(op, op_times[op - first] + *s++);
+        l.call_leave[c] += *s++;
+      }
     });
   }
 

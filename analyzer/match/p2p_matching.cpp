@@ -228,7 +228,7 @@ void match_messages(const Trace& trace, Matching& m, MatchCounts& counts, unsign
     if (task == 0)
       place_side(
           sends, keys, send_tallies, first_message, matched,
-          [&](std::uint32_t loc, std::uint32_t op) { return trace.locations[loc].op_time[op]; },
+          [&](std::uint32_t loc, std::uint32_t op) { return trace.locations[loc].op_time(op); },
           [&](std::uint32_t message, std::uint32_t loc, std::uint32_t op) {
             m.messages[message].send = {loc, op};
             m.message_of_op[loc][op] = message;
@@ -237,7 +237,7 @@ void match_messages(const Trace& trace, Matching& m, MatchCounts& counts, unsign
       place_side(
           receives, keys, receive_tallies, first_message, matched,
           [&](std::uint32_t loc, std::uint32_t op) {
-            return trace.locations[loc].op_time[receive_post(m, loc, op)];
+            return trace.locations[loc].op_time(receive_post(m, loc, op));
           },
           [&](std::uint32_t message, std::uint32_t loc, std::uint32_t op) {
             m.messages[message].recv = {loc, op};
@@ -246,8 +246,8 @@ void match_messages(const Trace& trace, Matching& m, MatchCounts& counts, unsign
   });
   // Clock condition: a message cannot be received before it was sent.
   for (const Message& msg : m.messages)
-    counts.clock_violations += trace.locations[msg.recv.loc].op_time[msg.recv.op] <
-                               trace.locations[msg.send.loc].op_time[msg.send.op];
+    counts.clock_violations += trace.locations[msg.recv.loc].op_time(msg.recv.op) <
+                               trace.locations[msg.send.loc].op_time(msg.send.op);
   counts.messages = m.messages.size();
 }
 

@@ -145,13 +145,14 @@ class EventLoader {
     if (l.op_kind.size() == l.op_kind.capacity()) reserve_ops(l, grown(l.ops()));
     l.op_kind.push_back(f.kind);
     l.op_coll.push_back(f.coll);
-    l.op_time.push_back(time);
+    l.op_time_offset.push_back(0);
     l.op_call.push_back(open_call_);
     l.op_peer.push_back(f.peer);
     l.op_comm.push_back(f.comm);
     l.op_tag.push_back(f.tag);
     l.op_bytes_sent.push_back(0);
     const auto op = static_cast<std::uint32_t>(l.ops() - 1);
+    l.set_op_time(op, time);
     l.set_bytes_sent(op, f.bytes);
     l.set_request(op, f.request);
     l.op_bytes_received.append(op, f.bytes_received);

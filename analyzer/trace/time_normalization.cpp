@@ -16,8 +16,8 @@ void start_time_at_zero(Trace& trace, unsigned threads) {
       last = std::max(last, l.call_leave.back());
     }
     if (l.ops() > 0) {
-      first = std::min(first, l.op_time.front());
-      last = std::max(last, l.op_time.back());
+      first = std::min(first, l.op_time(0));
+      last = std::max(last, l.op_time(static_cast<std::uint32_t>(l.ops() - 1)));
     }
   }
   if (first > last) {  // no events at all
@@ -29,7 +29,8 @@ void start_time_at_zero(Trace& trace, unsigned threads) {
       Location& l = trace.locations[i];
       for (TimeNs& t : l.call_enter) t -= first;
       for (TimeNs& t : l.call_leave) t -= first;
-      for (TimeNs& t : l.op_time) t -= first;
+      // Op times are offsets from their calls' Enters, but for the few kept whole.
+      for (TimeNs& t : l.op_wide_time.values) t -= first;
     });
   }
   trace.begin = 0;

@@ -90,13 +90,14 @@ std::uint32_t TraceBuilder::add_op(CallRef c, OpKind kind, TimeNs time) {
     throw std::invalid_argument("TraceBuilder: ops must be added to the location's last call");
   l.op_kind.push_back(kind);
   l.op_coll.push_back(CollOp::None);
-  l.op_time.push_back(time);
+  l.op_time_offset.push_back(0);
   l.op_call.push_back(c.call);
   l.op_peer.push_back(kNoWorldRank);
   l.op_comm.push_back(kNone);
   l.op_tag.push_back(0);
   l.op_bytes_sent.push_back(0);
   l.set_request(static_cast<std::uint32_t>(l.ops() - 1), 0);
+  l.set_op_time(static_cast<std::uint32_t>(l.ops() - 1), time);
   l.call_first_op.back() = static_cast<std::uint32_t>(l.ops());
   return static_cast<std::uint32_t>(l.ops() - 1);
 }

@@ -4,9 +4,10 @@
 
 namespace collwrap {
 
-std::uint64_t SparseOpBytes::of(std::uint32_t op, std::size_t all_ops) const {
+template <class Value>
+Value SparseOpValues<Value>::of(std::uint32_t op, std::size_t all_ops) const {
   const std::size_t n = ops.size();
-  if (n == 0) return 0;
+  if (n == 0) return Value{};
   // The kept ops are taken to be spread evenly among all of them; from that guess the search
   // gallops to a range that holds `op`'s place. On a collective-heavy trace, where nearly every
   // op is kept and callers ask op after op, the range is a few entries wide.
@@ -38,14 +39,31 @@ std::uint64_t SparseOpBytes::of(std::uint32_t op, std::size_t all_ops) const {
   }
   const auto it = std::lower_bound(ops.begin() + static_cast<std::ptrdiff_t>(lo),
                                    ops.begin() + static_cast<std::ptrdiff_t>(hi), op);
-  return it != ops.end() && *it == op ? bytes[static_cast<std::size_t>(it - ops.begin())] : 0;
+  return it != ops.end() && *it == op ? values[static_cast<std::size_t>(it - ops.begin())]
+                                      : Value{};
 }
 
-void SparseOpBytes::append(std::uint32_t op, std::uint64_t count) {
-  if (count == 0) return;
+template <class Value>
+void SparseOpValues<Value>::append(std::uint32_t op, Value value) {
+  if (value == Value{}) return;
   ops.push_back(op);
-  bytes.push_back(count);
+  values.push_back(value);
 }
+
+template <class Value>
+void SparseOpValues<Value>::set(std::uint32_t op, Value value) {
+  const auto it = std::lower_bound(ops.begin(), ops.end(), op);
+  const auto at = it - ops.begin();
+  if (it != ops.end() && *it == op) {
+    values[static_cast<std::size_t>(at)] = value;
+    return;
+  }
+  ops.insert(it, op);
+  values.insert(values.begin() + at, value);
+}
+
+template struct SparseOpValues<std::uint64_t>;
+template struct SparseOpValues<TimeNs>;
 
 void Trace::finish_indexes() {
   rank_main_location.assign(world_size > 0 ? static_cast<std::size_t>(world_size) : 0, kNone);

@@ -245,17 +245,26 @@ struct PcontrolCall {
   std::int32_t level = 0;
 };
 
-// Byte counts that few ops of a location have: only the nonzero ones, with their ops, in op
-// order (12 bytes per such op rather than 8 bytes per op).
-struct SparseOpBytes {
+// Figures that few ops of a location have: only those, with their ops, in op order (12
+// bytes per such op rather than 8 bytes per op).
+template <class Value>
+struct SparseOpValues {
   std::vector<std::uint32_t> ops;  // ascending
-  std::vector<std::uint64_t> bytes;
+  std::vector<Value> values;
 
-  // 0 for an op that is not kept; `all_ops`: the location's op count, which guides the search.
-  std::uint64_t of(std::uint32_t op, std::size_t all_ops) const;
-  // For an op after every op kept so far; 0 is not kept.
-  void append(std::uint32_t op, std::uint64_t count);
+  // Value{} for an op that is not kept; `all_ops`: the location's op count, which guides the
+  // search.
+  Value of(std::uint32_t op, std::size_t all_ops) const;
+  // For an op after every op kept so far; Value{} is not kept.
+  void append(std::uint32_t op, Value value);
+  // For any op: keeps `value` for it, in its place among the others.
+  void set(std::uint32_t op, Value value);
 };
+
+// Byte counts: 0 is not kept.
+using SparseOpBytes = SparseOpValues<std::uint64_t>;
+// Whole times of the ops whose time is not a 32-bit offset from their call's Enter.
+using SparseOpTimes = SparseOpValues<TimeNs>;
 
 // Only collectives (CollectiveEnd, NbcComplete) and one-sided gets and atomics receive bytes
 // of their own: a point-to-point receive counts its message in the sent bytes.
@@ -267,6 +276,10 @@ constexpr bool may_receive_bytes(OpKind kind) {
 // In Location::op_bytes_sent: the count is 2^32 - 1 or more (about 4 GiB), kept in
 // op_wide_bytes_sent.
 inline constexpr std::uint32_t kWideBytes = std::numeric_limits<std::uint32_t>::max();
+
+// In Location::op_time_offset: the op's time is not within 2^32 - 2 ns (about 4.3 s) after its
+// call's Enter, and is kept whole in op_wide_time.
+inline constexpr std::uint32_t kWideTime = std::numeric_limits<std::uint32_t>::max();
 
 struct Location {
   std::int32_t rank = 0;      // MPI_COMM_WORLD rank
@@ -286,8 +299,11 @@ struct Location {
   // Ops, in record order.
   std::vector<OpKind> op_kind;
   std::vector<CollOp> op_coll;  // CollOp::None for point-to-point
-  std::vector<TimeNs> op_time;
-  std::vector<std::uint32_t> op_call;  // owning call, or kNone outside any call
+  // An op's time in ns after its call's Enter, 4 bytes rather than 8 per op: ops happen
+  // within their call. kWideTime: kept whole in op_wide_time. Read with op_time(), write with
+  // set_op_time().
+  std::vector<std::uint32_t> op_time_offset;
+  std::vector<std::uint32_t> op_call;  // owning call
   std::vector<std::int32_t> op_peer;   // world rank of peer / root, or kNoWorldRank
   std::vector<std::uint32_t> op_comm;  // index into Trace::comms, or kNone
   std::vector<std::int32_t> op_tag;
@@ -300,6 +316,7 @@ struct Location {
   std::vector<std::uint64_t> op_request;
   SparseOpBytes op_wide_bytes_sent;  // counts of 2^32 - 1 or more
   SparseOpBytes op_bytes_received;   // few ops have any (may_receive_bytes)
+  SparseOpTimes op_wide_time;        // times too far from their call's Enter for an offset
 
   std::size_t calls() const { return call_enter.size(); }
   std::size_t ops() const { return op_kind.size(); }
@@ -311,6 +328,21 @@ struct Location {
     if (op_request.empty() && id == 0) return;
     if (op_request.size() < ops()) op_request.resize(ops(), 0);
     op_request[op] = id;
+  }
+  TimeNs op_time(std::uint32_t op) const {
+    const std::uint32_t offset = op_time_offset[op];
+    return offset != kWideTime ? call_enter[op_call[op]] + offset : op_wide_time.of(op, ops());
+  }
+  // For an op already added, whose call's Enter is set: an op time moves with its call's
+  // Enter, so whoever moves an Enter sets its ops' times again.
+  void set_op_time(std::uint32_t op, TimeNs time) {
+    const TimeNs offset = time - call_enter[op_call[op]];
+    if (offset >= 0 && offset < kWideTime) {
+      op_time_offset[op] = static_cast<std::uint32_t>(offset);
+    } else {
+      op_time_offset[op] = kWideTime;
+      op_wide_time.set(op, time);
+    }
   }
   std::uint64_t bytes_sent(std::uint32_t op) const {
     const std::uint32_t narrow = op_bytes_sent[op];
@@ -346,7 +378,7 @@ template <class L, class F>
 void for_each_op_column(L& l, F&& f) {
   f(l.op_kind);
   f(l.op_coll);
-  f(l.op_time);
+  f(l.op_time_offset);
   f(l.op_call);
   f(l.op_peer);
   f(l.op_comm);
@@ -354,9 +386,11 @@ void for_each_op_column(L& l, F&& f) {
   f(l.op_bytes_sent);
   f(l.op_request);
   f(l.op_wide_bytes_sent.ops);
-  f(l.op_wide_bytes_sent.bytes);
+  f(l.op_wide_bytes_sent.values);
   f(l.op_bytes_received.ops);
-  f(l.op_bytes_received.bytes);
+  f(l.op_bytes_received.values);
+  f(l.op_wide_time.ops);
+  f(l.op_wide_time.values);
 }
 
 // Problems found while reading; the analysis goes on and the report lists them.
@@ -399,7 +433,7 @@ struct Trace {
   void release_request_ids();
 
   // Frees every op column but op_kind, op_peer and, if `keep_op_call`, op_call, and the sparse
-  // byte lists: 21 bytes per op, 25 without op_call. For the owner of a trace whose remaining
+  // byte lists: 17 bytes per op, 21 without op_call. For the owner of a trace whose remaining
   // readers are the root-cause analysis (RootCauseAnalysis) and the calls' columns: every
   // other reader of ops would find them gone (ops() stays, call_first_op too).
   void release_op_details(bool keep_op_call = false);

@@ -203,7 +203,7 @@ TEST(Analyze, ReleasingTheOpDetailsBeforeTheRootCausesChangesNothing) {
     release_details_for_root_causes(trace, matching, stage);
     if (stage != RootCauseStage::BeforePreparing) return;
     // What preparing reads is still there.
-    EXPECT_TRUE(trace.locations[0].op_time.empty());
+    EXPECT_TRUE(trace.locations[0].op_time_offset.empty());
     EXPECT_EQ(trace.locations[0].op_call, original.locations[0].op_call);
     EXPECT_TRUE(matching.message_of_op.empty());
     EXPECT_FALSE(matching.messages.empty());

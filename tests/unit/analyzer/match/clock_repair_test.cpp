@@ -28,7 +28,8 @@ void expect_same_times(const Trace& t, const Trace& original) {
   for (std::size_t l = 0; l < t.locations.size(); ++l) {
     EXPECT_EQ(t.locations[l].call_enter, original.locations[l].call_enter);
     EXPECT_EQ(t.locations[l].call_leave, original.locations[l].call_leave);
-    EXPECT_EQ(t.locations[l].op_time, original.locations[l].op_time);
+    for (std::uint32_t op = 0; op < t.locations[l].ops(); ++op)
+      EXPECT_EQ(t.locations[l].op_time(op), original.locations[l].op_time(op));
   }
 }
 
@@ -44,8 +45,8 @@ TEST(ClockRepair, AReceiveEndingBeforeItsSendIsMovedAfterTheSendPlusLatency) {
   EXPECT_EQ(r.violations_after, 0u);
   EXPECT_EQ(violations(t), 0u);  // the matcher agrees
   const Location& recv = t.locations[1];
-  EXPECT_GE(recv.op_time[0], t.locations[0].op_time[0] + ClockRepairOptions{}.latency_same_node);
-  EXPECT_GE(recv.call_leave[2], recv.op_time[0]);
+  EXPECT_GE(recv.op_time(0), t.locations[0].op_time(0) + ClockRepairOptions{}.latency_same_node);
+  EXPECT_GE(recv.call_leave[2], recv.op_time(0));
   EXPECT_EQ(t.clock.violations_before_repair, 1u);
   EXPECT_EQ(t.clock.violations_after_repair, 0u);
   EXPECT_NEAR(t.clock.max_repair_shift_s, r.max_shift * 1e-9, 1e-15);
@@ -90,8 +91,8 @@ TEST(ClockRepair, AmortizationNeverPushesASendPastItsReceive) {
   const ClockRepairReport r = repair_clocks(t, match_trace(t));
   EXPECT_EQ(r.violations_after, 0u);
   EXPECT_EQ(violations(t), 0u);
-  EXPECT_LE(t.locations[1].op_time[0] + ClockRepairOptions{}.latency_same_node,
-            t.locations[0].op_time[1]);
+  EXPECT_LE(t.locations[1].op_time(0) + ClockRepairOptions{}.latency_same_node,
+            t.locations[0].op_time(1));
 }
 
 TEST(ClockRepair, NothingMovesWithoutViolations) {
@@ -232,10 +233,10 @@ TEST(ClockRepair, MovesEventsFurtherThanNarrowShiftsHold) {
     EXPECT_EQ(r.violations_after, 0u) << skew;
     EXPECT_GE(r.max_shift, skew - 100) << skew;  // the receive's: from 1200 − skew to 1100
     // The forward pass puts the receive exactly at its bound, which a truncated shift misses.
-    EXPECT_EQ(t.locations[1].op_time[0],
-              t.locations[0].op_time[0] + ClockRepairOptions{}.latency_same_node)
+    EXPECT_EQ(t.locations[1].op_time(0),
+              t.locations[0].op_time(0) + ClockRepairOptions{}.latency_same_node)
         << skew;
-    EXPECT_EQ(t.locations[1].call_leave[1], t.locations[1].op_time[0]) << skew;
+    EXPECT_EQ(t.locations[1].call_leave[1], t.locations[1].op_time(0)) << skew;
     EXPECT_LT(t.locations[1].call_leave[1], t.locations[1].call_enter[2]) << skew;
   }
 }

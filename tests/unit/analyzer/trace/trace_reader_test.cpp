@@ -107,7 +107,7 @@ TEST_F(ExampleTrace, TimesAreNanosecondsFromTheFirstEvent) {
   const Location& r0 = t.locations[0];
   EXPECT_EQ(r0.call_enter[0], 0);  // MPI_Init: the trace's first event
   EXPECT_EQ(r0.call_enter[1], 10100 - 1000);
-  EXPECT_EQ(r0.op_time[0], 10110 - 1000);
+  EXPECT_EQ(r0.op_time(0), 10110 - 1000);
   EXPECT_EQ(t.end, static_cast<TimeNs>(example.end_ticks() - 1000));
 }
 

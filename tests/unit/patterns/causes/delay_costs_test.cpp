@@ -122,7 +122,7 @@ TEST(RootCauses, APreparedAnalysisRunsOnItsOwnOptionsWithoutTheDetails) {
   EXPECT_EQ(c.critical_path.length_s, expected.critical_path.length_s);
   EXPECT_EQ(c.delay.total_wait_s, expected.delay.total_wait_s);
   EXPECT_EQ(c.pop.parallel_efficiency, expected.pop.parallel_efficiency);
-  EXPECT_TRUE(run.trace.locations[0].op_time.empty());
+  EXPECT_TRUE(run.trace.locations[0].op_time_offset.empty());
 }
 
 TEST(RootCauses, ChainReportsTheFirstRankWithItsLongTermCostAndGain) {
