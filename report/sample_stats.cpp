@@ -36,15 +36,15 @@ void store_key(double* slot, std::uint64_t key) {
   std::memcpy(slot, &key, sizeof key);
 }
 
-// Sorts the keys held in [first, last) by their bits from `top` down, all higher bits being
-// equal: an in-place most-significant-digit radix sort on 8-bit digits (McIlroy, Bostic and
+// Sorts the keys held in [first, last), which differ in bit `top` and agree on every bit above
+// it: an in-place most-significant-digit radix sort on 8-bit digits (McIlroy, Bostic and
 // McIlroy, "Engineering radix sort", the American flag sort), so that sorting needs no memory
-// beyond the values'. Each pass moves every key into its bucket by cycles of swaps, then
-// sorts each bucket by the next digit; small buckets take a comparison sort.
+// beyond the values'. Each pass moves every key into its bucket by cycles of swaps, then sorts
+// each bucket from the highest bit in which its keys differ: a bucket of equal keys (samples
+// repeat a few lengths many times) needs nothing more. Small buckets take a comparison sort.
 void sort_keys(double* first, double* last, int top) {
-  const auto n = static_cast<std::size_t>(last - first);
   constexpr std::size_t kComparisonBelow = 64;
-  if (n < kComparisonBelow || top < 0) {
+  if (static_cast<std::size_t>(last - first) < kComparisonBelow) {
     std::sort(first, last,
               [](const double& a, const double& b) { return load_key(&a) < load_key(&b); });
     return;
@@ -52,12 +52,18 @@ void sort_keys(double* first, double* last, int top) {
   const int shift = std::max(top - 7, 0);
   const auto digit_of = [shift](std::uint64_t key) { return (key >> shift) & 0xFF; };
   // Bucket d spans [end[d], end[d + 1]); next[d] is its first slot not yet holding a key of d.
+  // all_ones and any_ones: the AND and the OR of its keys, whose difference shows where they
+  // differ.
   std::array<std::size_t, 257> end{};
   std::array<std::size_t, 256> next{};
-  for (const double* p = first; p != last; ++p) ++end[digit_of(load_key(p)) + 1];
-  if (end[digit_of(load_key(first)) + 1] == n) {  // one digit for all: already in place
-    sort_keys(first, last, shift - 1);
-    return;
+  std::array<std::uint64_t, 256> all_ones, any_ones{};
+  all_ones.fill(~std::uint64_t{0});
+  for (const double* p = first; p != last; ++p) {
+    const std::uint64_t key = load_key(p);
+    const std::size_t d = digit_of(key);
+    ++end[d + 1];
+    all_ones[d] &= key;
+    any_ones[d] |= key;
   }
   for (std::size_t d = 0; d < 256; ++d) {
     end[d + 1] += end[d];
@@ -75,8 +81,11 @@ void sort_keys(double* first, double* last, int top) {
       store_key(first + next[d]++, key);
     }
   }
-  for (std::size_t d = 0; d < 256; ++d)
-    if (end[d + 1] - end[d] > 1) sort_keys(first + end[d], first + end[d + 1], shift - 1);
+  for (std::size_t d = 0; d < 256; ++d) {
+    const std::uint64_t differing = all_ones[d] ^ any_ones[d];
+    if (end[d + 1] - end[d] > 1 && differing != 0)
+      sort_keys(first + end[d], first + end[d + 1], 63 - std::countl_zero(differing));
+  }
 }
 
 }  // namespace
@@ -99,8 +108,9 @@ void sort_ascending(std::vector<double>& values) {
     any_ones |= key;
     store_key(&v, key);
   }
-  const int differing = 63 - std::countl_zero(all_ones ^ any_ones);  // -1: all equal
-  sort_keys(values.data(), values.data() + values.size(), differing);
+  if (all_ones != any_ones)
+    sort_keys(values.data(), values.data() + values.size(),
+              63 - std::countl_zero(all_ones ^ any_ones));
   for (double& v : values) v = from_order_key(load_key(&v));
 }
 
