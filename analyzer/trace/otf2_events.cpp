@@ -31,9 +31,10 @@ void reserve_calls(Location& l, std::size_t n) {
   });
 }
 
-// The sparse lists are kept for few ops, but hold at most one entry per op: reserved alike.
+// The dense columns only: the sparse lists grow as they need, most staying empty (wide counts
+// and times), so that their reserve does not take address space (ulimit -v) for nothing.
 void reserve_ops(Location& l, std::size_t n) {
-  for_each_op_column(l, [&](auto& column) { column.reserve(n); });
+  for_each_dense_op_column(l, [&](auto& column) { column.reserve(n); });
 }
 
 // After reading: the unused reserve goes back (see release_unused_capacity).

@@ -375,7 +375,7 @@ void for_each_call_column(L& l, F&& f) {
   f(l.call_first_op);
 }
 template <class L, class F>
-void for_each_op_column(L& l, F&& f) {
+void for_each_dense_op_column(L& l, F&& f) {
   f(l.op_kind);
   f(l.op_coll);
   f(l.op_time_offset);
@@ -385,12 +385,21 @@ void for_each_op_column(L& l, F&& f) {
   f(l.op_tag);
   f(l.op_bytes_sent);
   f(l.op_request);
+}
+// The sparse lists, at most one entry per op and few ops with one.
+template <class L, class F>
+void for_each_sparse_op_list(L& l, F&& f) {
   f(l.op_wide_bytes_sent.ops);
   f(l.op_wide_bytes_sent.values);
   f(l.op_bytes_received.ops);
   f(l.op_bytes_received.values);
   f(l.op_wide_time.ops);
   f(l.op_wide_time.values);
+}
+template <class L, class F>
+void for_each_op_column(L& l, F&& f) {
+  for_each_dense_op_column(l, f);
+  for_each_sparse_op_list(l, f);
 }
 
 // Problems found while reading; the analysis goes on and the report lists them.
