@@ -12,6 +12,7 @@ namespace collwrap {
 namespace {
 
 struct PairTimes {
+  std::size_t transfers = 0;  // counted before the times are collected
   std::uint64_t bytes = 0;
   std::vector<double> transfer_s;
 };
@@ -40,11 +41,8 @@ std::vector<CommPair> communication_matrix(const Trace& trace, const Matching& m
   // The pairs' times are counted first, so that each pair's table is made once at its size:
   // grown by doubling, the tables would take up to twice the room, and a copy at each growth.
   std::map<std::pair<std::int32_t, std::int32_t>, PairTimes> pairs;
-  for_each_transfer(trace, matching, [&](const Transfer& t) { ++pairs[{t.from, t.to}].bytes; });
-  for (auto& [key, times] : pairs) {
-    times.transfer_s.reserve(times.bytes);
-    times.bytes = 0;
-  }
+  for_each_transfer(trace, matching, [&](const Transfer& t) { ++pairs[{t.from, t.to}].transfers; });
+  for (auto& [key, times] : pairs) times.transfer_s.reserve(times.transfers);
   // A transfer cannot take negative time: clamp what residual clock error inverted.
   for_each_transfer(trace, matching, [&](const Transfer& t) {
     PairTimes& p = pairs.find({t.from, t.to})->second;

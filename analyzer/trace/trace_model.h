@@ -442,7 +442,7 @@ struct Trace {
   void release_request_ids();
 
   // Frees every op column but op_kind, op_peer and, if `keep_op_call`, op_call, and the sparse
-  // byte lists: 17 bytes per op, 21 without op_call. For the owner of a trace whose remaining
+  // lists: 17 bytes per op, 21 without op_call. For the owner of a trace whose remaining
   // readers are the root-cause analysis (RootCauseAnalysis) and the calls' columns: every
   // other reader of ops would find them gone (ops() stays, call_first_op too).
   void release_op_details(bool keep_op_call = false);
