@@ -1,19 +1,26 @@
 #include "replay.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
+#include <stdexcept>
 
 namespace collwrap {
 namespace {
 
 constexpr TimeNs kUnset = std::numeric_limits<TimeNs>::min();
 
+// One time per lane (per replay of a pass).
+template <std::size_t L>
+using LaneTimes = std::array<TimeNs, L>;
+
 // Latest member Enter of each collective instance, found incrementally: each member is looked
 // at once, however often a blocked location asks.
+template <std::size_t L>
 struct CollectiveState {
-  std::vector<std::uint32_t> next;  // next member to look at
-  std::vector<TimeNs> latest;       // replayed
-  std::vector<std::uint32_t> last_call;
+  std::vector<std::uint32_t> next;       // next member to look at
+  std::vector<TimeNs> latest;            // replayed, L per instance
+  std::vector<std::uint32_t> last_call;  // whose Enter that is; a full replay's only (L = 1)
 };
 
 // Where one location of a replay stands. Written at every call, and for a trace of few
@@ -21,48 +28,62 @@ struct CollectiveState {
 // side by side on other cores do not stall each other by writing into one line (which had made
 // a whole root-cause analysis of a four-rank trace take twice the CPU time, on some runs only,
 // as the heap happened to place the replays' tables).
+template <std::size_t L>
 struct alignas(64) LocationCursor {
-  TimeNs last_leave = 0;        // the Leave of its latest processed call
-  std::size_t next_scaled = 0;  // its next entry in ReplayOptions::scaled_segments
-  std::uint32_t next_call = 0;  // its next call to process, from its first
+  LaneTimes<L> last_leave{};                 // the Leave of its latest processed call
+  std::array<std::size_t, L> next_scaled{};  // its next entry in each lane's scaled segments
+  std::uint32_t next_call = 0;               // its next call to process, from its first
 };
 
-// One replay. Every call's Enter is kept, since the gates of later calls read it; whom it
-// waited for (from which its Leave follows) only when `full` is given: a what-if question asks
-// for the run's end alone, and the less a replay writes, the faster it runs.
+// L replays in one pass, lane by lane. Every call's Enters are kept (L values, side by side),
+// since the gates of later calls read them; whom a call waited for (from which its Leave
+// follows) only when `full` is given, for a single replay: a what-if question asks for the
+// run's end alone, and the less a replay writes, the faster it runs.
+template <std::size_t L>
 class Replayer {
  public:
-  Replayer(const Trace& trace, const ReplayGraph& graph, const ReplayOptions& options,
-           std::vector<TimeNs>& enter, ReplayTimes* full)
-      : trace_(trace), graph_(graph), options_(options), enter_(enter), full_(full) {
+  Replayer(const Trace& trace, const ReplayGraph& graph, NetworkModel network,
+           std::span<const std::span<const ScaledSegment>, L> scaled, std::vector<TimeNs>& enter,
+           ReplayTimes* full)
+      : trace_(trace),
+        graph_(graph),
+        scaled_(scaled),
+        own_costs_(network == NetworkModel::AsRecorded),
+        enter_(enter),
+        full_(full) {
+    static_assert(L >= 1 && L <= kReplayLanes);
     const std::size_t n = graph.calls();
     // Only the Enters are read before this replay writes them (kUnset: not entered yet); every
     // call's waited_for is written when it is processed, and every call is.
-    enter.assign(n, kUnset);
+    enter.assign(n * L, kUnset);
     if (full) {
       full->waited_for.resize(n);
       full->broken_gates = 0;
       full->graph = &graph;
-      full->own_costs = options.network == NetworkModel::AsRecorded;
+      full->own_costs = own_costs_;
     }
-    at_.assign(trace.locations.size(), LocationCursor{.last_leave = trace.begin});
+    LocationCursor<L> start;
+    start.last_leave.fill(trace.begin);
+    at_.assign(trace.locations.size(), start);
     // Each location's first scaled segment: a location's calls have consecutive global ids and
     // are entered in order, so one cursor per location walks the list.
-    const std::span<const ScaledSegment> scaled = options.scaled_segments;
-    if (!scaled.empty())
+    for (std::size_t lane = 0; lane < L; ++lane) {
+      const std::span<const ScaledSegment> list = scaled[lane];
+      if (list.empty()) continue;
       for (std::size_t loc = 0; loc < at_.size(); ++loc)
-        at_[loc].next_scaled = static_cast<std::size_t>(
-            std::lower_bound(scaled.begin(), scaled.end(), graph.loc_first_call[loc],
+        at_[loc].next_scaled[lane] = static_cast<std::size_t>(
+            std::lower_bound(list.begin(), list.end(), graph.loc_first_call[loc],
                              [](const ScaledSegment& s, std::uint32_t g) { return s.call < g; }) -
-            scaled.begin());
+            list.begin());
+    }
     const std::size_t instances = graph.member_first.empty() ? 0 : graph.member_first.size() - 1;
     colls_.next.assign(graph.member_first.begin(), graph.member_first.begin() + instances);
-    colls_.latest.assign(instances, kUnset);
-    colls_.last_call.assign(instances, kNone);
+    colls_.latest.assign(instances * L, kUnset);
+    if (full) colls_.last_call.assign(instances, kNone);
   }
 
-  // The latest Leave: a location's Leaves never decrease, so its last call ends it.
-  TimeNs run() {
+  // The latest Leave of each lane: a location's Leaves never decrease, so its last call ends it.
+  LaneTimes<L> run() {
     const std::uint32_t locations = static_cast<std::uint32_t>(trace_.locations.size());
     std::vector<std::uint32_t> active;
     for (std::uint32_t loc = 0; loc < locations; ++loc)
@@ -74,7 +95,7 @@ class Replayer {
       for (const std::uint32_t loc : active) {
         const std::uint32_t first = graph_.loc_first_call[loc];
         const std::uint32_t count = graph_.loc_first_call[loc + 1] - first;
-        LocationCursor& at = at_[loc];
+        LocationCursor<L>& at = at_[loc];
         while (at.next_call < count) {
           if (!advance(first + at.next_call, at, force)) break;
           force = false;
@@ -86,32 +107,36 @@ class Replayer {
       active.resize(kept);
       force = !progress;
     }
-    TimeNs end = trace_.begin;
-    for (const LocationCursor& at : at_) end = std::max(end, at.last_leave);
+    LaneTimes<L> end;
+    end.fill(trace_.begin);
+    for (const LocationCursor<L>& at : at_)
+      for (std::size_t lane = 0; lane < L; ++lane)
+        end[lane] = std::max(end[lane], at.last_leave[lane]);
     return end;
   }
 
  private:
   // Processes call g of the location that stands at `at`; false when one of its gates is
   // still closed.
-  bool advance(std::uint32_t g, LocationCursor& at, bool force) {
-    if (enter_[g] == kUnset) {
-      TimeNs segment = segment_before(trace_, graph_, g);
-      if (const std::span<const ScaledSegment> scaled = options_.scaled_segments; !scaled.empty()) {
-        std::size_t& next = at.next_scaled;
-        if (next < scaled.size() && scaled[next].call == g) {
+  bool advance(std::uint32_t g, LocationCursor<L>& at, bool force) {
+    TimeNs* const enter = &enter_[std::size_t{g} * L];
+    if (enter[0] == kUnset) {
+      const TimeNs segment = segment_before(trace_, graph_, g);
+      for (std::size_t lane = 0; lane < L; ++lane) {
+        TimeNs length = segment;
+        const std::span<const ScaledSegment> list = scaled_[lane];
+        if (std::size_t& next = at.next_scaled[lane]; next < list.size() && list[next].call == g)
           // Rounded to the nearest ns.
-          segment = static_cast<TimeNs>(
-              static_cast<double>(segment) * static_cast<double>(scaled[next].factor) + 0.5);
-          ++next;
-        }
+          length = static_cast<TimeNs>(
+              static_cast<double>(segment) * static_cast<double>(list[next++].factor) + 0.5);
+        enter[lane] = at.last_leave[lane] + length;
       }
-      enter_[g] = at.last_leave + segment;
     }
-    TimeNs latest = kUnset;
-    std::uint32_t latest_call = kNone;
+    LaneTimes<L> latest;
+    latest.fill(kUnset);
+    std::uint32_t latest_call = kNone;  // a full replay's: whose Enter latest[0] is
     for (const std::uint32_t gate : graph_.gates_of(g)) {
-      TimeNs t;
+      const TimeNs* t;
       std::uint32_t call;
       if (gate & kCollectiveGate) {
         const std::uint32_t instance = gate & ~kCollectiveGate;
@@ -122,30 +147,28 @@ class Replayer {
           }
           return false;
         }
-        t = colls_.latest[instance];
-        call = colls_.last_call[instance];
+        t = &colls_.latest[std::size_t{instance} * L];
+        call = full_ ? colls_.last_call[instance] : kNone;
       } else {
-        if (enter_[gate] == kUnset) {
+        t = &enter_[std::size_t{gate} * L];
+        if (t[0] == kUnset) {
           if (force) {
             broken();
             continue;
           }
           return false;
         }
-        t = enter_[gate];
         call = gate;
       }
-      if (t > latest) latest = t, latest_call = call;
+      if (t[0] > latest[0]) latest_call = call;
+      for (std::size_t lane = 0; lane < L; ++lane) latest[lane] = std::max(latest[lane], t[lane]);
     }
-    const TimeNs own = options_.network == NetworkModel::AsRecorded ? graph_.own_cost(g) : 0;
-    TimeNs start = enter_[g];
-    std::uint32_t waited_for = kNone;
-    if (latest_call != kNone && latest > start && latest_call != g) {
-      start = latest;
-      waited_for = latest_call;
-    }
-    at.last_leave = start + own;  // ReplayTimes::leave gives the same from waited_for
-    if (full_) full_->waited_for[g] = waited_for;
+    // A call that entered after its gates opened (or is itself the latest member of its
+    // collective) waits for none of them.
+    const TimeNs own = own_costs_ ? graph_.own_cost(g) : 0;
+    for (std::size_t lane = 0; lane < L; ++lane)
+      at.last_leave[lane] = std::max(enter[lane], latest[lane]) + own;
+    if (full_) full_->waited_for[g] = latest[0] > enter[0] ? latest_call : kNone;
     return true;
   }
 
@@ -156,38 +179,63 @@ class Replayer {
   bool collective_ready(std::uint32_t instance) {
     const std::uint32_t end = graph_.member_first[instance + 1];
     std::uint32_t& next = colls_.next[instance];
+    TimeNs* const latest = &colls_.latest[std::size_t{instance} * L];
     for (; next < end; ++next) {
       const std::uint32_t call = graph_.member_calls[next];
       if (call == kNone) continue;
-      const TimeNs t = enter_[call];
-      if (t == kUnset) return false;
-      if (t > colls_.latest[instance]) {
-        colls_.latest[instance] = t;
-        colls_.last_call[instance] = call;
-      }
+      const TimeNs* const t = &enter_[std::size_t{call} * L];
+      if (t[0] == kUnset) return false;
+      if (full_ && t[0] > latest[0]) colls_.last_call[instance] = call;
+      for (std::size_t lane = 0; lane < L; ++lane) latest[lane] = std::max(latest[lane], t[lane]);
     }
-    return colls_.last_call[instance] != kNone;
+    return latest[0] != kUnset;  // some member was entered
   }
 
   const Trace& trace_;
   const ReplayGraph& graph_;
-  const ReplayOptions& options_;
+  const std::span<const std::span<const ScaledSegment>, L> scaled_;
+  const bool own_costs_;
   std::vector<TimeNs>& enter_;
   ReplayTimes* full_;
-  std::vector<LocationCursor> at_;  // by location
-  CollectiveState colls_;
+  std::vector<LocationCursor<L>> at_;  // by location
+  CollectiveState<L> colls_;
 };
+
+template <std::size_t L>
+void replay_lanes(const Trace& trace, const ReplayGraph& graph,
+                  std::span<const std::span<const ScaledSegment>> scaled, std::span<TimeNs> ends,
+                  std::vector<TimeNs>& enter) {
+  std::array<std::span<const ScaledSegment>, L> lanes{};
+  std::copy(scaled.begin(), scaled.end(), lanes.begin());
+  const LaneTimes<L> end =
+      Replayer<L>(trace, graph, NetworkModel::AsRecorded, lanes, enter, nullptr).run();
+  std::copy_n(end.begin(), ends.size(), ends.begin());
+}
 
 }  // namespace
 
 void replay_into(const Trace& trace, const ReplayGraph& graph, const ReplayOptions& options,
                  ReplayTimes& times) {
-  times.end = Replayer(trace, graph, options, times.enter, &times).run();
+  const std::array<std::span<const ScaledSegment>, 1> scaled{options.scaled_segments};
+  times.end = Replayer<1>(trace, graph, options.network, scaled, times.enter, &times).run()[0];
 }
 
-TimeNs replay_end(const Trace& trace, const ReplayGraph& graph, const ReplayOptions& options,
-                  std::vector<TimeNs>& enter) {
-  return Replayer(trace, graph, options, enter, nullptr).run();
+void replay_ends(const Trace& trace, const ReplayGraph& graph,
+                 std::span<const std::span<const ScaledSegment>> scaled, std::span<TimeNs> ends,
+                 std::vector<TimeNs>& enter) {
+  if (scaled.size() != ends.size())
+    throw std::invalid_argument("replay_ends: one list of scaled segments per lane");
+  static_assert(kReplayLanes == 2);
+  switch (ends.size()) {
+    case 0:
+      return;
+    case 1:
+      return replay_lanes<1>(trace, graph, scaled, ends, enter);
+    case 2:
+      return replay_lanes<2>(trace, graph, scaled, ends, enter);
+    default:
+      throw std::invalid_argument("replay_ends: more lanes than kReplayLanes");
+  }
 }
 
 ReplayTimes replay_trace(const Trace& trace, const ReplayGraph& graph,

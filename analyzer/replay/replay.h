@@ -70,9 +70,19 @@ ReplayTimes replay_trace(const Trace& trace, const ReplayGraph& graph,
 void replay_into(const Trace& trace, const ReplayGraph& graph, const ReplayOptions& options,
                  ReplayTimes& times);
 
-// The end (latest Leave) of the same replay, for what-if questions, which replay many times
-// and ask for nothing else: only the Enters are kept, in `enter` (reused between calls).
-TimeNs replay_end(const Trace& trace, const ReplayGraph& graph, const ReplayOptions& options,
-                  std::vector<TimeNs>& enter);
+// The most replays replay_ends runs in one pass. Every lane's Enters are kept (8 bytes per
+// call), so lanes cost memory as threads do; two are where the shared work saves the most for
+// the memory they take.
+inline constexpr std::size_t kReplayLanes = 2;
+
+// The ends (latest Leaves) of up to kReplayLanes replays as recorded with changed segments, for
+// what-if questions, which ask for nothing else. They run in one pass, one lane each: which
+// call a replay can process next depends on the graph alone, never on the times, so the lanes
+// share the work of finding it (the larger part of a replay's cost) and differ only in the
+// arithmetic. scaled[i] is lane i's list of changed segments (by call), ends[i] its end. Only
+// the Enters are kept, in `enter` (reused between calls, one value per call and lane).
+void replay_ends(const Trace& trace, const ReplayGraph& graph,
+                 std::span<const std::span<const ScaledSegment>> scaled, std::span<TimeNs> ends,
+                 std::vector<TimeNs>& enter);
 
 }  // namespace collwrap

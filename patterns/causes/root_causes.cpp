@@ -1,6 +1,7 @@
 #include "root_causes.h"
 
 #include <algorithm>
+#include <array>
 
 #include "critical_path_share.h"
 #include "delay_costs.h"
@@ -28,10 +29,12 @@ struct Candidate {
   double cost() const { return short_term + long_term; }
 };
 
-// The buffers of one what-if replay; each thread that replays has its own.
+// The buffers of one pass of what-if replays (replay_ends); each thread that replays has its
+// own.
 struct ScaledReplay {
-  std::vector<ScaledSegment> changed;  // the segments whose factor is not 1, by call
-  std::vector<TimeNs> enter;           // the replay's Enters
+  // Each lane's question's segments whose factor is not 1, by call.
+  std::array<std::vector<ScaledSegment>, kReplayLanes> changed;
+  std::vector<TimeNs> enter;  // the replays' Enters
 };
 
 }  // namespace
@@ -96,16 +99,57 @@ class CauseFinder {
     const std::size_t single_location = chosen.size();
     for (const Candidate& c : most_costly(imbalances(per_location))) chosen.push_back(c);
 
-    // The replays are independent: each thread runs them with its own buffers.
-    replays_.resize(worker_count(threads_, std::max(chosen.size(), options_.what_ifs.size())));
-
-    result.root_causes.resize(chosen.size());
-    parallel_for(chosen.size(), threads_, [&](std::size_t i, unsigned worker) {
+    // Each root cause and what-if question is answered by a replay with some segments
+    // changed. The replays run kReplayLanes to a pass, which costs less time than replaying
+    // them one by one on as many threads, at the memory of as many replays. So passes run side
+    // by side on a thread per kReplayLanes threads, each with its own buffers.
+    const std::size_t causes = chosen.size(), questions = causes + options_.what_ifs.size();
+    result.root_causes.resize(causes);
+    result.what_ifs.resize(options_.what_ifs.size());
+    const std::size_t passes = (questions + kReplayLanes - 1) / kReplayLanes;
+    // Question q's result, from the end of its replay.
+    const auto finish = [&](std::size_t q, TimeNs end) {
+      if (q < causes)
+        set_gain(result.root_causes[q], end);
+      else
+        answer(result.what_ifs[q - causes], end);
+    };
+    const unsigned side_by_side =
+        std::max<unsigned>(1, worker_count(threads_, passes * kReplayLanes) / kReplayLanes);
+    replays_.resize(worker_count(side_by_side, passes));
+    parallel_for(passes, side_by_side, [&](std::size_t pass, unsigned worker) {
       ScaledReplay& replay = replays_[worker];
-      RootCause& cause = result.root_causes[i];
-      cause = i < single_location ? estimate(chosen[i], costs, replay)
-                                  : estimate_balanced(chosen[i], replay);
-      cause.caused_waits = caused_waits(chosen[i], costs.charges);
+      std::array<std::size_t, kReplayLanes> asked{};  // the question of each lane
+      std::size_t lanes = 0;
+      const std::size_t last = std::min(questions, (pass + 1) * kReplayLanes);
+      for (std::size_t q = pass * kReplayLanes; q < last; ++q) {
+        std::vector<ScaledSegment>& changed = replay.changed[lanes];
+        changed.clear();
+        bool replayed;
+        if (q < causes) {
+          RootCause& cause = result.root_causes[q];
+          cause = described(chosen[q]);
+          replayed = q < single_location ? fix(chosen[q], costs, cause, changed)
+                                         : balanced_fix(chosen[q], cause, changed);
+          cause.caused_waits = caused_waits(chosen[q], costs.charges);
+        } else {
+          replayed = true;
+          question_changes(options_.what_ifs[q - causes], result.what_ifs[q - causes], changed);
+        }
+        if (!replayed) continue;
+        if (changed.empty()) {
+          // Nothing changes: the replay would be the one as recorded.
+          finish(q, recorded_.end);
+        } else {
+          asked[lanes++] = q;
+        }
+      }
+      std::array<std::span<const ScaledSegment>, kReplayLanes> scaled;
+      std::copy(replay.changed.begin(), replay.changed.end(), scaled.begin());
+      std::array<TimeNs, kReplayLanes> ends{};
+      replay_ends(trace_, graph_, std::span(scaled.data(), lanes), std::span(ends.data(), lanes),
+                  replay.enter);
+      for (std::size_t lane = 0; lane < lanes; ++lane) finish(asked[lane], ends[lane]);
     });
     std::stable_sort(result.root_causes.begin(), result.root_causes.end(),
                      [](const RootCause& a, const RootCause& b) {
@@ -114,10 +158,6 @@ class CauseFinder {
                        return a.short_term_cost_s + a.long_term_cost_s >
                               b.short_term_cost_s + b.long_term_cost_s;
                      });
-    result.what_ifs.resize(options_.what_ifs.size());
-    parallel_for(options_.what_ifs.size(), threads_, [&](std::size_t i, unsigned worker) {
-      result.what_ifs[i] = answer(options_.what_ifs[i], replays_[worker]);
-    });
     return result;
   }
 
@@ -225,13 +265,17 @@ class CauseFinder {
         100.0 * *cause.gain_s / std::max(1e-12, seconds(recorded_.end - trace_.begin));
   }
 
-  RootCause estimate(const Candidate& c, const DelayCosts& costs, ScaledReplay& replay) const {
-    RootCause cause = described(c);
-    if (c.time <= 0) return cause;
+  // The segments a per-location cause's fix changes, in `changed`; false when its gain is not
+  // estimated.
+  bool fix(const Candidate& c, const DelayCosts& costs, RootCause& cause,
+           std::vector<ScaledSegment>& changed) const {
+    if (c.time <= 0) return false;
+    // Its segments are on its location alone.
+    const std::uint32_t first = graph_.loc_first_call[c.loc],
+                        last = graph_.loc_first_call[c.loc + 1];
     const auto is_candidate = [&](std::uint32_t g) {
-      return graph_.call_loc[g] == c.loc && end_of_type_[types_.type_of_call[g]] == c.end;
+      return end_of_type_[types_.type_of_call[g]] == c.end;
     };
-    TimeNs end = recorded_.end;
     if (const std::uint32_t others = type_locations_[c.end] - 1; others > 0) {
       // Cut to the mean of the ranks that run the same code.
       const double others_mean =
@@ -240,28 +284,31 @@ class CauseFinder {
       cause.target_time_s = std::min(c.time * 1e-9, cause.others_mean_time_s);
       const auto factor =
           static_cast<float>(std::min(1.0, others_mean / static_cast<double>(c.time)));
-      end = replay_scaled(replay, [&](std::uint32_t g) { return is_candidate(g) ? factor : 1.0f; });
-    } else if (c.largest_charges > 0) {
+      scaled_segments(changed, first, last,
+                      [&](std::uint32_t g) { return is_candidate(g) ? factor : 1.0f; });
+      return true;
+    }
+    if (c.largest_charges > 0) {
       // Only this rank runs it (a late sender's work, a master's extra step): cut each
       // instance by the largest wait it caused, so that the ranks need not wait for it.
       cause.gain_basis = GainBasis::LargestWait;
       cause.target_time_s = std::max(0.0, static_cast<double>(c.time) - c.largest_charges) * 1e-9;
-      end = replay_scaled(replay, [&](std::uint32_t g) {
+      scaled_segments(changed, first, last, [&](std::uint32_t g) {
         if (!is_candidate(g)) return 1.0f;
         const auto length = static_cast<float>(replayed_segment(trace_, graph_, recorded_, g));
         return length > 0 ? std::clamp(1.0f - costs.largest_charge[g] / length, 0.0f, 1.0f) : 1.0f;
       });
-    } else {
-      return cause;
+      return true;
     }
-    set_gain(cause, end);
-    return cause;
+    return false;
   }
 
   // An imbalance across ranks, estimated by balancing it: every instance of the segments on
   // every location set to the mean of all locations' same instance (the k-th on each, as the
-  // ranks run their loops in step), so that the ranks' total work stays about the same.
-  RootCause estimate_balanced(const Candidate& c, ScaledReplay& replay) const {
+  // ranks run their loops in step), so that the ranks' total work stays about the same. The
+  // segments that changes go to `changed`.
+  bool balanced_fix(const Candidate& c, RootCause& cause,
+                    std::vector<ScaledSegment>& changed) const {
     std::vector<TimeNs> sum;
     std::vector<std::uint32_t> count;
     std::uint32_t loc = kNone, k = 0;
@@ -283,13 +330,12 @@ class CauseFinder {
     const auto mean = [&](std::uint32_t i) {
       return static_cast<double>(sum[i]) / static_cast<double>(count[i]);
     };
-    RootCause cause = described(c);
     cause.others_mean_time_s =
         (seconds(type_time_[c.end]) - cause.segment_time_s) / (type_locations_[c.end] - 1);
     cause.gain_basis = GainBasis::RanksMean;
     double target = 0;
     loc = kNone;
-    const TimeNs end = replay_scaled(replay, [&](std::uint32_t g) {
+    scaled_segments(changed, 0, static_cast<std::uint32_t>(graph_.calls()), [&](std::uint32_t g) {
       if (!in_group(g)) return 1.0f;
       const std::uint32_t i = instance(g);
       if (graph_.call_loc[g] == c.loc) target += mean(i);
@@ -297,8 +343,7 @@ class CauseFinder {
       return length > 0 ? static_cast<float>(mean(i) / static_cast<double>(length)) : 1.0f;
     });
     cause.target_time_s = target * 1e-9;
-    set_gain(cause, end);
-    return cause;
+    return true;
   }
 
   // The wait sites a candidate was charged for, merged over its segment types (and, for an
@@ -337,36 +382,43 @@ class CauseFinder {
     return waits;
   }
 
-  WhatIfResult answer(const WhatIfSpec& spec, ScaledReplay& replay) const {
-    WhatIfResult r;
+  // A what-if question's segments, in `changed`, and what its answer says before the replay.
+  void question_changes(const WhatIfSpec& spec, WhatIfResult& r,
+                        std::vector<ScaledSegment>& changed) const {
     r.spec = spec.text;
     r.rank = spec.rank;
     r.file = spec.file;
     r.line = spec.line;
     r.scale = spec.scale;
     const auto scale = static_cast<float>(spec.scale);
-    const TimeNs end = replay_scaled(replay, [&](std::uint32_t g) {
-      const Location& l = trace_.locations[graph_.call_loc[g]];
-      if (spec.rank >= 0 && l.rank != spec.rank) return 1.0f;
-      const std::uint32_t site = l.call_callsite[graph_.local(g)];
-      const bool hit = site != kNone && site_matches(trace_.callsites[site], spec.file, spec.line);
-      r.segments_changed += hit;
-      return hit ? scale : 1.0f;
-    });
+    for (std::uint32_t loc = 0; loc < trace_.locations.size(); ++loc) {
+      const Location& l = trace_.locations[loc];
+      if (spec.rank >= 0 && l.rank != spec.rank) continue;
+      const std::uint32_t first = graph_.loc_first_call[loc];
+      scaled_segments(changed, first, graph_.loc_first_call[loc + 1], [&](std::uint32_t g) {
+        const std::uint32_t site = l.call_callsite[g - first];
+        const bool hit =
+            site != kNone && site_matches(trace_.callsites[site], spec.file, spec.line);
+        r.segments_changed += hit;
+        return hit ? scale : 1.0f;
+      });
+    }
+  }
+
+  // A what-if question's answer, from the end of its replay.
+  void answer(WhatIfResult& r, TimeNs end) const {
     r.runtime_s = seconds(end - trace_.begin);
     r.gain_s = seconds(recorded_.end - end);
     r.gain_percent = 100.0 * r.gain_s / std::max(1e-12, seconds(recorded_.end - trace_.begin));
-    return r;
   }
 
-  // End of a replay with the segment before each call g scaled by factor_of(g) (1: as
-  // recorded), asked for every call in the order of global ids.
+  // The segments before the calls g of [first, last) whose factor_of(g) is not 1, appended to
+  // `changed`; factor_of is asked for every call of the range in the order of global ids.
   template <typename FactorOf>
-  TimeNs replay_scaled(ScaledReplay& replay, FactorOf&& factor_of) const {
-    replay.changed.clear();
-    for (std::uint32_t g = 0; g < graph_.calls(); ++g)
-      if (const float factor = factor_of(g); factor != 1.0f) replay.changed.push_back({g, factor});
-    return replay_end(trace_, graph_, {NetworkModel::AsRecorded, replay.changed}, replay.enter);
+  static void scaled_segments(std::vector<ScaledSegment>& changed, std::uint32_t first,
+                              std::uint32_t last, FactorOf&& factor_of) {
+    for (std::uint32_t g = first; g < last; ++g)
+      if (const float factor = factor_of(g); factor != 1.0f) changed.push_back({g, factor});
   }
 
   const Trace& trace_;

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <set>
+
 #include "synthetic_runs.h"
 
 namespace collwrap::testing {
@@ -133,17 +136,47 @@ TEST(Replay, SegmentsAndOwnCostsOf4SecondsOrMoreKeepTheirLength) {
   EXPECT_EQ(replay_trace(run.trace, run.graph).end, 11 * kSecond);
 }
 
-TEST(Replay, ReplayEndIsTheEndOfTheFullReplay) {
+TEST(Replay, ReplayEndsAreTheEndsOfTheFullReplays) {
   const TracedRun chain(delay_chain());
-  const std::vector<ScaledSegment> scale{{chain.graph.global(0, 1), 0.25f}};
+  const std::uint32_t cut = chain.graph.global(0, 1);
+  // Lane 0 cuts rank 0's sleeping segment to a quarter, lane 1 changes nothing.
+  const std::vector<ScaledSegment> quarter{{cut, 0.25f}};
+  const std::array<std::span<const ScaledSegment>, 2> scaled{quarter, {}};
   std::vector<TimeNs> enter;  // reused, as the what-if questions do
-  EXPECT_EQ(replay_end(chain.trace, chain.graph, {NetworkModel::AsRecorded, scale}, enter), 140);
-  EXPECT_EQ(replay_end(chain.trace, chain.graph, {}, enter), 440);
-  EXPECT_EQ(replay_end(chain.trace, chain.graph, {NetworkModel::Ideal, {}}, enter), 400);
+  std::array<TimeNs, 2> ends{};
+  replay_ends(chain.trace, chain.graph, scaled, ends, enter);
+  EXPECT_EQ(ends[0], 140);
+  EXPECT_EQ(ends[1], 440);
   const TracedRun imbalance(imbalance_before_allreduce({100, 100, 100, 200}));
-  EXPECT_EQ(replay_end(imbalance.trace, imbalance.graph, {}, enter),
-            replay_trace(imbalance.trace, imbalance.graph).end);
+  const std::array<std::span<const ScaledSegment>, 1> none{};
+  std::array<TimeNs, 1> end{};
+  replay_ends(imbalance.trace, imbalance.graph, none, end, enter);
+  EXPECT_EQ(end[0], replay_trace(imbalance.trace, imbalance.graph).end);
   EXPECT_EQ(enter, replay_trace(imbalance.trace, imbalance.graph).enter);
+}
+
+// Every lane of a pass ends where the same question replayed alone ends, whatever the number
+// of lanes.
+TEST(Replay, EachLaneOfAPassEndsAsItsReplayAlone) {
+  const TracedRun run(moving_imbalance());
+  const std::uint32_t calls = static_cast<std::uint32_t>(run.graph.calls());
+  std::vector<std::vector<ScaledSegment>> questions(kReplayLanes);
+  for (std::uint32_t g = 0; g < calls; ++g)
+    for (std::uint32_t lane = 0; lane < kReplayLanes; ++lane)
+      if ((g + lane) % (lane + 2) == 0) questions[lane].push_back({g, 0.1f * (lane + 1)});
+  std::vector<TimeNs> alone;
+  for (const std::vector<ScaledSegment>& q : questions)
+    alone.push_back(replay_trace(run.trace, run.graph, {NetworkModel::AsRecorded, q}).end);
+  ASSERT_GT(std::set<TimeNs>(alone.begin(), alone.end()).size(), 1u);  // the lanes differ
+  std::vector<TimeNs> enter;
+  for (std::size_t lanes = 1; lanes <= kReplayLanes; ++lanes) {
+    const std::vector<std::span<const ScaledSegment>> scaled(questions.begin(),
+                                                             questions.begin() + lanes);
+    std::vector<TimeNs> ends(lanes);
+    replay_ends(run.trace, run.graph, scaled, ends, enter);
+    for (std::size_t lane = 0; lane < lanes; ++lane)
+      EXPECT_EQ(ends[lane], alone[lane]) << lanes << " lanes, lane " << lane;
+  }
 }
 
 }  // namespace
