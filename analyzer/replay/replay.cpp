@@ -43,19 +43,22 @@ template <std::size_t L>
 class Replayer {
  public:
   Replayer(const Trace& trace, const ReplayGraph& graph, NetworkModel network,
-           std::span<const std::span<const ScaledSegment>, L> scaled, std::vector<TimeNs>& enter,
-           ReplayTimes* full)
+           std::span<const std::span<const ScaledSegment>, L> scaled,
+           std::span<std::vector<TimeNs>, L> enter, ReplayTimes* full)
       : trace_(trace),
         graph_(graph),
         scaled_(scaled),
         own_costs_(network == NetworkModel::AsRecorded),
-        enter_(enter),
+        enter_(),
         full_(full) {
     static_assert(L >= 1 && L <= kReplayLanes);
     const std::size_t n = graph.calls();
     // Only the Enters are read before this replay writes them (kUnset: not entered yet); every
     // call's waited_for is written when it is processed, and every call is.
-    enter.assign(n * L, kUnset);
+    for (std::size_t lane = 0; lane < L; ++lane) {
+      enter[lane].assign(n, kUnset);
+      enter_[lane] = enter[lane].data();
+    }
     if (full) {
       full->waited_for.resize(n);
       full->broken_gates = 0;
@@ -119,8 +122,7 @@ class Replayer {
   // Processes call g of the location that stands at `at`; false when one of its gates is
   // still closed.
   bool advance(std::uint32_t g, LocationCursor<L>& at, bool force) {
-    TimeNs* const enter = &enter_[std::size_t{g} * L];
-    if (enter[0] == kUnset) {
+    if (enter_[0][g] == kUnset) {
       const TimeNs segment = segment_before(trace_, graph_, g);
       for (std::size_t lane = 0; lane < L; ++lane) {
         TimeNs length = segment;
@@ -129,14 +131,14 @@ class Replayer {
           // Rounded to the nearest ns.
           length = static_cast<TimeNs>(
               static_cast<double>(segment) * static_cast<double>(list[next++].factor) + 0.5);
-        enter[lane] = at.last_leave[lane] + length;
+        enter_[lane][g] = at.last_leave[lane] + length;
       }
     }
     LaneTimes<L> latest;
     latest.fill(kUnset);
     std::uint32_t latest_call = kNone;  // a full replay's: whose Enter latest[0] is
     for (const std::uint32_t gate : graph_.gates_of(g)) {
-      const TimeNs* t;
+      LaneTimes<L> t;
       std::uint32_t call;
       if (gate & kCollectiveGate) {
         const std::uint32_t instance = gate & ~kCollectiveGate;
@@ -147,17 +149,17 @@ class Replayer {
           }
           return false;
         }
-        t = &colls_.latest[std::size_t{instance} * L];
+        std::copy_n(&colls_.latest[std::size_t{instance} * L], L, t.begin());
         call = full_ ? colls_.last_call[instance] : kNone;
       } else {
-        t = &enter_[std::size_t{gate} * L];
-        if (t[0] == kUnset) {
+        if (enter_[0][gate] == kUnset) {
           if (force) {
             broken();
             continue;
           }
           return false;
         }
+        for (std::size_t lane = 0; lane < L; ++lane) t[lane] = enter_[lane][gate];
         call = gate;
       }
       if (t[0] > latest[0]) latest_call = call;
@@ -167,8 +169,8 @@ class Replayer {
     // collective) waits for none of them.
     const TimeNs own = own_costs_ ? graph_.own_cost(g) : 0;
     for (std::size_t lane = 0; lane < L; ++lane)
-      at.last_leave[lane] = std::max(enter[lane], latest[lane]) + own;
-    if (full_) full_->waited_for[g] = latest[0] > enter[0] ? latest_call : kNone;
+      at.last_leave[lane] = std::max(enter_[lane][g], latest[lane]) + own;
+    if (full_) full_->waited_for[g] = latest[0] > enter_[0][g] ? latest_call : kNone;
     return true;
   }
 
@@ -183,10 +185,10 @@ class Replayer {
     for (; next < end; ++next) {
       const std::uint32_t call = graph_.member_calls[next];
       if (call == kNone) continue;
-      const TimeNs* const t = &enter_[std::size_t{call} * L];
-      if (t[0] == kUnset) return false;
-      if (full_ && t[0] > latest[0]) colls_.last_call[instance] = call;
-      for (std::size_t lane = 0; lane < L; ++lane) latest[lane] = std::max(latest[lane], t[lane]);
+      if (enter_[0][call] == kUnset) return false;
+      if (full_ && enter_[0][call] > latest[0]) colls_.last_call[instance] = call;
+      for (std::size_t lane = 0; lane < L; ++lane)
+        latest[lane] = std::max(latest[lane], enter_[lane][call]);
     }
     return latest[0] != kUnset;  // some member was entered
   }
@@ -195,7 +197,7 @@ class Replayer {
   const ReplayGraph& graph_;
   const std::span<const std::span<const ScaledSegment>, L> scaled_;
   const bool own_costs_;
-  std::vector<TimeNs>& enter_;
+  std::array<TimeNs*, L> enter_;  // each lane's Enters, by call
   ReplayTimes* full_;
   std::vector<LocationCursor<L>> at_;  // by location
   CollectiveState<L> colls_;
@@ -204,11 +206,12 @@ class Replayer {
 template <std::size_t L>
 void replay_lanes(const Trace& trace, const ReplayGraph& graph,
                   std::span<const std::span<const ScaledSegment>> scaled, std::span<TimeNs> ends,
-                  std::vector<TimeNs>& enter) {
+                  std::span<std::vector<TimeNs>> enter) {
   std::array<std::span<const ScaledSegment>, L> lanes{};
   std::copy(scaled.begin(), scaled.end(), lanes.begin());
   const LaneTimes<L> end =
-      Replayer<L>(trace, graph, NetworkModel::AsRecorded, lanes, enter, nullptr).run();
+      Replayer<L>(trace, graph, NetworkModel::AsRecorded, lanes, enter.template first<L>(), nullptr)
+          .run();
   std::copy_n(end.begin(), ends.size(), ends.begin());
 }
 
@@ -217,14 +220,17 @@ void replay_lanes(const Trace& trace, const ReplayGraph& graph,
 void replay_into(const Trace& trace, const ReplayGraph& graph, const ReplayOptions& options,
                  ReplayTimes& times) {
   const std::array<std::span<const ScaledSegment>, 1> scaled{options.scaled_segments};
-  times.end = Replayer<1>(trace, graph, options.network, scaled, times.enter, &times).run()[0];
+  times.end = Replayer<1>(trace, graph, options.network, scaled,
+                          std::span<std::vector<TimeNs>, 1>(&times.enter, 1), &times)
+                  .run()[0];
 }
 
 void replay_ends(const Trace& trace, const ReplayGraph& graph,
                  std::span<const std::span<const ScaledSegment>> scaled, std::span<TimeNs> ends,
-                 std::vector<TimeNs>& enter) {
-  if (scaled.size() != ends.size())
-    throw std::invalid_argument("replay_ends: one list of scaled segments per lane");
+                 std::span<std::vector<TimeNs>> enter) {
+  if (scaled.size() != ends.size() || enter.size() < ends.size())
+    throw std::invalid_argument(
+        "replay_ends: a list of scaled segments and an Enter table per lane");
   static_assert(kReplayLanes == 2);
   switch (ends.size()) {
     case 0:

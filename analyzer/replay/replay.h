@@ -80,9 +80,11 @@ inline constexpr std::size_t kReplayLanes = 2;
 // call a replay can process next depends on the graph alone, never on the times, so the lanes
 // share the work of finding it (the larger part of a replay's cost) and differ only in the
 // arithmetic. scaled[i] is lane i's list of changed segments (by call), ends[i] its end. Only
-// the Enters are kept, in `enter` (reused between calls, one value per call and lane).
+// the Enters are kept, lane i's in enter[i] (reused between calls). A table per lane rather
+// than one of both lanes side by side: each is the size of the tables freed before the what-if
+// questions (8 bytes per call), whose memory it can take again.
 void replay_ends(const Trace& trace, const ReplayGraph& graph,
                  std::span<const std::span<const ScaledSegment>> scaled, std::span<TimeNs> ends,
-                 std::vector<TimeNs>& enter);
+                 std::span<std::vector<TimeNs>> enter);
 
 }  // namespace collwrap

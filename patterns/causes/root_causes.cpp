@@ -34,7 +34,7 @@ struct Candidate {
 struct ScaledReplay {
   // Each lane's question's segments whose factor is not 1, by call.
   std::array<std::vector<ScaledSegment>, kReplayLanes> changed;
-  std::vector<TimeNs> enter;  // the replays' Enters
+  std::array<std::vector<TimeNs>, kReplayLanes> enter;  // the replays' Enters, by lane
 };
 
 }  // namespace

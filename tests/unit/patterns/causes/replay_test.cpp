@@ -142,7 +142,7 @@ TEST(Replay, ReplayEndsAreTheEndsOfTheFullReplays) {
   // Lane 0 cuts rank 0's sleeping segment to a quarter, lane 1 changes nothing.
   const std::vector<ScaledSegment> quarter{{cut, 0.25f}};
   const std::array<std::span<const ScaledSegment>, 2> scaled{quarter, {}};
-  std::vector<TimeNs> enter;  // reused, as the what-if questions do
+  std::array<std::vector<TimeNs>, 2> enter;  // reused, as the what-if questions do
   std::array<TimeNs, 2> ends{};
   replay_ends(chain.trace, chain.graph, scaled, ends, enter);
   EXPECT_EQ(ends[0], 140);
@@ -152,7 +152,7 @@ TEST(Replay, ReplayEndsAreTheEndsOfTheFullReplays) {
   std::array<TimeNs, 1> end{};
   replay_ends(imbalance.trace, imbalance.graph, none, end, enter);
   EXPECT_EQ(end[0], replay_trace(imbalance.trace, imbalance.graph).end);
-  EXPECT_EQ(enter, replay_trace(imbalance.trace, imbalance.graph).enter);
+  EXPECT_EQ(enter[0], replay_trace(imbalance.trace, imbalance.graph).enter);
 }
 
 // Every lane of a pass ends where the same question replayed alone ends, whatever the number
@@ -168,7 +168,7 @@ TEST(Replay, EachLaneOfAPassEndsAsItsReplayAlone) {
   for (const std::vector<ScaledSegment>& q : questions)
     alone.push_back(replay_trace(run.trace, run.graph, {NetworkModel::AsRecorded, q}).end);
   ASSERT_GT(std::set<TimeNs>(alone.begin(), alone.end()).size(), 1u);  // the lanes differ
-  std::vector<TimeNs> enter;
+  std::array<std::vector<TimeNs>, kReplayLanes> enter;
   for (std::size_t lanes = 1; lanes <= kReplayLanes; ++lanes) {
     const std::vector<std::span<const ScaledSegment>> scaled(questions.begin(),
                                                              questions.begin() + lanes);
