@@ -35,8 +35,8 @@ struct alignas(64) LocationCursor {
   std::uint32_t next_call = 0;               // its next call to process, from its first
 };
 
-// L replays in one pass, lane by lane. Every call's Enters are kept (L values, side by side),
-// since the gates of later calls read them; whom a call waited for (from which its Leave
+// L replays in one pass, lane by lane. Every call's Enters are kept (a table per lane), since
+// the gates of later calls read them; whom a call waited for (from which its Leave
 // follows) only when `full` is given, for a single replay: a what-if question asks for the
 // run's end alone, and the less a replay writes, the faster it runs.
 template <std::size_t L>
