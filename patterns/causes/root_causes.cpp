@@ -427,7 +427,7 @@ class CauseFinder {
   const ReplayGraph graph_;
   const SegmentTypes types_;
   ReplayTimes recorded_;                       // the replay as recorded, set first by run()
-  std::vector<ScaledReplay> replays_;          // one per thread: the what-if replays
+  std::vector<ScaledReplay> replays_;          // one per pass run side by side
   std::vector<std::uint32_t> end_of_type_;     // segment type → its group by ending call site
   std::vector<TimeNs> type_time_;              // by group
   std::vector<std::uint32_t> type_locations_;  // by group

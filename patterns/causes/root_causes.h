@@ -32,9 +32,10 @@ class CauseFinder;
 // message_of_op, and of the ops only op_kind, op_peer and op_call. run() then reads only the
 // calls, op_kind, op_peer and the definitions.
 //
-// `threads`: how many what-if replays run at once (0: one per core); the result does not
-// depend on it. Each thread holds its own replay buffers, 8 bytes per call (the Enters)
-// and the list of the segments a question changes.
+// `threads`: the cores it may use (0: one per core); the result does not depend on it. The
+// what-if replays run two to a pass (replay_ends), a pass per two threads, so that they hold
+// the Enters of one replay per thread (8 bytes per call each) and the lists of the segments
+// their questions change.
 class RootCauseAnalysis {
  public:
   RootCauseAnalysis(const Trace& trace, const Matching& matching, const CauseOptions& options,
