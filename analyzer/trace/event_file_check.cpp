@@ -4,18 +4,12 @@
 #include <array>
 #include <fstream>
 
+#include "otf2_buffer_format.h"
+
 namespace collwrap {
 namespace {
 
-// OTF2's buffer framing (stable since OTF2 1.0): every chunk starts with a header record
-//   [0x03][endianness: 0x42 little / 0x23 big][first record number: u64][last record number: u64]
-// and a finished buffer ends with END_OF_FILE (0x02) followed by END_OF_BUFFER (0x01).
-constexpr unsigned char kChunkHeader = 0x03;
-constexpr unsigned char kLittleEndian = 0x42;
-constexpr unsigned char kBigEndian = 0x23;
-constexpr unsigned char kEndOfFile = 0x02;
-constexpr unsigned char kEndOfBuffer = 0x01;
-constexpr std::size_t kHeaderBytes = 18;
+using namespace otf2_format;
 
 bool read_at(std::ifstream& in, std::uint64_t offset, char* out, std::size_t n) {
   in.clear();
@@ -25,15 +19,10 @@ bool read_at(std::ifstream& in, std::uint64_t offset, char* out, std::size_t n) 
 
 // The last record number in the header of the chunk at `offset`, or 0 if it is no header.
 std::uint64_t last_record_of_chunk(std::ifstream& in, std::uint64_t offset) {
-  std::array<unsigned char, kHeaderBytes> h{};
+  std::array<unsigned char, kChunkHeaderBytes> h{};
   if (!read_at(in, offset, reinterpret_cast<char*>(h.data()), h.size())) return 0;
   if (h[0] != kChunkHeader || (h[1] != kLittleEndian && h[1] != kBigEndian)) return 0;
-  std::uint64_t last = 0;
-  for (std::size_t i = 0; i < 8; ++i) {
-    const std::size_t byte = h[1] == kLittleEndian ? 10 + 7 - i : 10 + i;
-    last = (last << 8) | h[byte];
-  }
-  return last;
+  return load_uint(h.data() + 10, 8, h[1] == kBigEndian);
 }
 
 }  // namespace
@@ -46,7 +35,7 @@ EventFileExtent check_event_file(const std::string& path, std::uint64_t chunk_si
   extent.bytes = static_cast<std::uint64_t>(in.tellg());
   std::array<unsigned char, 2> tail{};
   extent.complete =
-      extent.bytes >= kHeaderBytes + tail.size() &&
+      extent.bytes >= kChunkHeaderBytes + tail.size() &&
       read_at(in, extent.bytes - tail.size(), reinterpret_cast<char*>(tail.data()), tail.size()) &&
       tail[0] == kEndOfFile && tail[1] == kEndOfBuffer;
   if (extent.complete) {
@@ -63,24 +52,26 @@ EventFiles::EventFiles(OTF2_Reader* reader, const std::string& anchor) {
   directory_ = a.parent_path() / a.stem();  // OTF2 keeps traces.otf2's files in traces/
   OTF2_FileSubstrate substrate = OTF2_SUBSTRATE_UNDEFINED;
   OTF2_Compression compression = OTF2_COMPRESSION_UNDEFINED;
-  std::uint64_t definition_chunk = 0;
-  checkable_ = OTF2_Reader_GetFileSubstrate(reader, &substrate) == OTF2_SUCCESS &&
-               substrate == OTF2_SUBSTRATE_POSIX &&
-               OTF2_Reader_GetCompression(reader, &compression) == OTF2_SUCCESS &&
-               compression == OTF2_COMPRESSION_NONE &&
-               OTF2_Reader_GetChunkSize(reader, &chunk_size_, &definition_chunk) == OTF2_SUCCESS;
+  ChunkSizes chunks;
+  if (OTF2_Reader_GetFileSubstrate(reader, &substrate) == OTF2_SUCCESS &&
+      substrate == OTF2_SUBSTRATE_POSIX &&
+      OTF2_Reader_GetCompression(reader, &compression) == OTF2_SUCCESS &&
+      compression == OTF2_COMPRESSION_NONE &&
+      OTF2_Reader_GetChunkSize(reader, &chunks.events, &chunks.definitions) == OTF2_SUCCESS)
+    chunks_ = chunks;
 }
 
 std::optional<StreamLimits> EventFiles::limits(std::uint64_t location_id,
                                                std::uint64_t declared) const {
-  if (!checkable_) return StreamLimits{};
+  if (!chunks_) return StreamLimits{};
   const std::string path = (directory_ / (std::to_string(location_id) + ".evt")).string();
-  const EventFileExtent extent = check_event_file(path, chunk_size_);
+  const EventFileExtent extent = check_event_file(path, chunks_->events);
   if (!extent.exists) return std::nullopt;
   StreamLimits limits;
   // A damaged count must not make the reader reserve gigabytes: a record takes >= 2 bytes.
   limits.expected_events = std::min(declared, extent.bytes / 2);
   limits.last_record = extent.last_trusted_record;
+  if (extent.complete) limits.decodable = chunks_;
   limits.cut_reason =
       extent.complete
           ? "the event file holds more records than its size allows; it is damaged and the "

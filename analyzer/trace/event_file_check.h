@@ -31,11 +31,20 @@ struct EventFileExtent {
 // event chunk size.
 EventFileExtent check_event_file(const std::string& path, std::uint64_t chunk_size);
 
+// The chunk sizes of an archive in OTF2's POSIX layout without compression.
+struct ChunkSizes {
+  std::uint64_t events = 0;
+  std::uint64_t definitions = 0;
+};
+
 // What the event loader (otf2_events.h) needs to know about a location's stream.
 struct StreamLimits {
   std::uint64_t expected_events = 0;  // sizes the columns up front; a hint, not a limit
   std::uint64_t last_record = std::numeric_limits<std::uint64_t>::max();  // read no further
   std::string cut_reason;  // the warning when the read stops at last_record
+  // Set when the analyzer's own decoder may read the location (otf2_event_decoder.h): the
+  // archive has the layout it knows and the event file is complete.
+  std::optional<ChunkSizes> decodable;
 };
 
 // The limits of every location of one archive. The check knows OTF2's POSIX layout without
@@ -49,8 +58,7 @@ class EventFiles {
 
  private:
   std::filesystem::path directory_;
-  bool checkable_ = false;
-  std::uint64_t chunk_size_ = 0;
+  std::optional<ChunkSizes> chunks_;  // set when the layout is one the check knows
 };
 
 }  // namespace collwrap

@@ -1,11 +1,16 @@
 #include "otf2_events.h"
 
 #include <algorithm>
+#include <array>
 #include <exception>
 #include <filesystem>
 #include <limits>
+#include <optional>
+#include <stdexcept>
 
 #include "otf2_error_log.h"
+#include "otf2_event_decoder.h"
+#include "otf2_local_definitions.h"
 #include "unused_capacity.h"
 
 namespace collwrap {
@@ -64,6 +69,42 @@ CollOp to_coll_op(OTF2_CollectiveOp op) {
   return op <= OTF2_COLLECTIVE_OP_DESTROY_HANDLE ? static_cast<CollOp>(op) : CollOp::None;
 }
 
+// The op a record stands for, where one record type makes one kind of op.
+OpKind op_kind(Otf2Record type) {
+  switch (type) {
+    case Otf2Record::MpiSend:
+      return OpKind::Send;
+    case Otf2Record::MpiRecv:
+      return OpKind::Recv;
+    case Otf2Record::MpiIsend:
+      return OpKind::Isend;
+    case Otf2Record::MpiIrecv:
+      return OpKind::Irecv;
+    case Otf2Record::MpiIsendComplete:
+      return OpKind::IsendComplete;
+    case Otf2Record::MpiIrecvRequest:
+      return OpKind::IrecvRequest;
+    case Otf2Record::MpiRequestTest:
+      return OpKind::RequestTest;
+    case Otf2Record::MpiRequestCancelled:
+      return OpKind::RequestCancelled;
+    case Otf2Record::NbcRequest:
+      return OpKind::NbcRequest;
+    case Otf2Record::RmaPut:
+      return OpKind::RmaPut;
+    case Otf2Record::RmaGet:
+      return OpKind::RmaGet;
+    case Otf2Record::RmaRequestLock:
+      return OpKind::RmaLockRequest;
+    case Otf2Record::RmaAcquireLock:
+      return OpKind::RmaLockAcquire;
+    case Otf2Record::RmaTryLock:
+      return OpKind::RmaLockTry;
+    default:
+      throw std::logic_error("no single op kind for this record");
+  }
+}
+
 // --- the loader ---------------------------------------------------------------------------
 
 class EventLoader {
@@ -91,7 +132,21 @@ class EventLoader {
     return false;
   }
 
-  void enter(OTF2_TimeStamp t, OTF2_AttributeList* attributes, OTF2_RegionRef ref) {
+  // Whether the stream goes on after `r`. It stops at the last record the event file check
+  // trusts, and at the first record admit() refuses. Records the analyzer does not use are not
+  // looked at: libotf2 delivers them to no callback of the loader.
+  bool take(const EventRecord& r) {
+    if (r.type == Otf2Record::Other) return true;
+    if (r.position > last_record) {
+      cut_short = true;
+      return false;
+    }
+    if (!admit(r.time, r.position)) return false;
+    handle(r);
+    return true;
+  }
+
+  void enter(OTF2_TimeStamp t, const RecordAttributes& attributes, OTF2_RegionRef ref) {
     const TimeNs time = timestamp(t);
     const std::uint32_t region = ctx_.defs.region[ref];
     if (region == kNone) {
@@ -160,6 +215,97 @@ class EventLoader {
     l.call_first_op.back() = static_cast<std::uint32_t>(l.ops());
   }
 
+  // A record the loader admitted: part of a call (Enter, Leave) or one op of it.
+  void handle(const EventRecord& r) {
+    using R = Otf2Record;
+    const OTF2_TimeStamp t = r.time;
+    switch (r.type) {
+      case R::Enter:
+        return enter(t, r.attributes, r.ref);
+      case R::Leave:
+        return leave(t, r.ref);
+      case R::MpiSend:
+      case R::MpiRecv:
+      case R::MpiIsend:
+      case R::MpiIrecv: {
+        const std::uint32_t c = comm(r.ref);
+        return op(t, {.kind = op_kind(r.type),
+                      .peer = world_rank(c, r.rank),
+                      .comm = c,
+                      .tag = static_cast<std::int32_t>(r.tag),
+                      .bytes = r.bytes,
+                      .request = r.id});
+      }
+      case R::MpiIsendComplete:
+      case R::MpiIrecvRequest:
+      case R::MpiRequestTest:
+      case R::MpiRequestCancelled:
+      case R::NbcRequest:
+        return op(t, {.kind = op_kind(r.type), .request = r.id});
+      case R::MpiCollectiveBegin:
+      case R::RmaCollectiveBegin:
+        return other(t);
+      case R::MpiCollectiveEnd:
+        return collective_end(t, r, comm(r.ref), 0);
+      case R::RmaCollectiveEnd:
+        // A UPC collective's synchronisation flags travel as an attribute.
+        return collective_end(t, r, window(r.ref), upc_sync_flags(r.attributes));
+      case R::NbcComplete: {
+        const std::uint32_t c = comm(r.ref);
+        return op(t, {.kind = OpKind::NbcComplete,
+                      .coll = to_coll_op(r.code),
+                      .peer = world_rank(c, r.rank),
+                      .comm = c,
+                      .bytes = r.bytes,
+                      .bytes_received = r.bytes_received,
+                      .request = r.id});
+      }
+      // One-sided records: the window's communicator stands for the window.
+      case R::RmaPut:
+      case R::RmaGet: {
+        const std::uint32_t c = window(r.ref);
+        const bool put = r.type == R::RmaPut;
+        return op(t, {.kind = op_kind(r.type),
+                      .peer = world_rank(c, r.rank),
+                      .comm = c,
+                      .bytes = put ? r.bytes : 0,
+                      .bytes_received = put ? 0 : r.bytes});
+      }
+      case R::RmaAtomic: {
+        const std::uint32_t c = window(r.ref);
+        return op(t, {.kind = OpKind::RmaAtomic,
+                      .peer = world_rank(c, r.rank),
+                      .comm = c,
+                      .bytes = r.bytes,
+                      .bytes_received = r.bytes_received});
+      }
+      case R::RmaRequestLock:
+      case R::RmaAcquireLock:
+      case R::RmaTryLock:
+        return op(t, {.kind = op_kind(r.type),
+                      .comm = window(r.ref),
+                      .tag = rma_lock_tag(r.id),
+                      .bytes = r.code == OTF2_LOCK_SHARED ? 1u : 0u});
+      case R::RmaReleaseLock:
+        return op(
+            t, {.kind = OpKind::RmaLockRelease, .comm = window(r.ref), .tag = rma_lock_tag(r.id)});
+      case R::RmaWaitChange:
+        return op(t, {.kind = OpKind::RmaWaitChange, .comm = window(r.ref)});
+      case R::RmaSync: {
+        const std::uint32_t c = window(r.ref);
+        return op(t, {.kind = OpKind::RmaSync, .peer = world_rank(c, r.rank), .comm = c});
+      }
+      // MPI_Win_post/start/complete/wait: the epoch's group becomes the op's communicator, the
+      // window's communicator its tag.
+      case R::RmaGroupSync:
+        return op(t, {.kind = OpKind::RmaGroupSync,
+                      .comm = group(r.tag),
+                      .tag = static_cast<std::int32_t>(window(r.ref))});
+      case R::Other:
+        return;
+    }
+  }
+
   // Index into Trace::comms, or kNone for a communicator the definitions do not know.
   std::uint32_t comm(OTF2_CommRef ref) {
     const std::uint32_t c = ctx_.defs.comm[ref];
@@ -220,18 +366,28 @@ class EventLoader {
   std::uint64_t damaged_record = 0;  // the record admit() refused, 0 if none
   std::string damage;                // why
 
+ private:
+  // The end of an MPI collective or of a one-sided (window) collective: the same record.
+  void collective_end(OTF2_TimeStamp t, const EventRecord& r, std::uint32_t comm,
+                      std::int32_t upc_sync) {
+    op(t, {.kind = OpKind::CollectiveEnd,
+           .coll = to_coll_op(r.code),
+           .peer = world_rank(comm, r.rank),
+           .comm = comm,
+           .tag = upc_sync,
+           .bytes = r.bytes,
+           .bytes_received = r.bytes_received});
+  }
+
   // The UpcSyncFlags attribute of a UPC collective's RmaCollectiveEnd, or 0.
-  std::int32_t upc_sync_flags(OTF2_AttributeList* attributes) const {
+  std::int32_t upc_sync_flags(const RecordAttributes& attributes) const {
     const OTF2_AttributeRef ref = ctx_.defs.upc_sync_flags_attribute;
     std::uint32_t flags = 0;
-    if (attributes && ref != OTF2_UNDEFINED_ATTRIBUTE &&
-        OTF2_AttributeList_TestAttributeByID(attributes, ref) &&
-        OTF2_AttributeList_GetUint32(attributes, ref, &flags) == OTF2_SUCCESS)
+    if (ref != OTF2_UNDEFINED_ATTRIBUTE && attributes.uint32(ref, flags))
       return static_cast<std::int32_t>(flags & 15u);
     return 0;
   }
 
- private:
   // Time in ns; never earlier than the previous event, so calls stay in time order even
   // in a damaged stream.
   TimeNs timestamp(OTF2_TimeStamp t) {
@@ -247,25 +403,20 @@ class EventLoader {
   // The call site of an Enter of `region`: its CallSite attribute or, without one, the call
   // site of the previous Enter of the same region on this location. The tracer writes the
   // attribute only when a region's call site changes (README, "Trace format").
-  std::uint32_t callsite(OTF2_AttributeList* attributes, std::uint32_t region) {
+  std::uint32_t callsite(const RecordAttributes& attributes, std::uint32_t region) {
     if (region >= last_site_.size()) last_site_.resize(ctx_.defs.region_call.size(), kNone);
-    OTF2_CallingContextRef context;
-    // Tested first: asking for a missing attribute is an error OTF2 would report.
-    if (attributes && ctx_.defs.callsite_attribute != OTF2_UNDEFINED_ATTRIBUTE &&
-        OTF2_AttributeList_TestAttributeByID(attributes, ctx_.defs.callsite_attribute) &&
-        OTF2_AttributeList_GetCallingContextRef(attributes, ctx_.defs.callsite_attribute,
-                                                &context) == OTF2_SUCCESS) {
+    std::uint32_t context = 0;
+    if (ctx_.defs.callsite_attribute != OTF2_UNDEFINED_ATTRIBUTE &&
+        attributes.calling_context(ctx_.defs.callsite_attribute, context)) {
       last_site_[region] = ctx_.defs.callsite[context];
     }
     return last_site_[region];
   }
 
   // The PcontrolLevel attribute of an Enter of MPI_Pcontrol, when it has one.
-  bool pcontrol_level(OTF2_AttributeList* attributes, std::int32_t& level) const {
+  bool pcontrol_level(const RecordAttributes& attributes, std::int32_t& level) const {
     const OTF2_AttributeRef ref = ctx_.defs.pcontrol_level_attribute;
-    return attributes && ref != OTF2_UNDEFINED_ATTRIBUTE &&
-           OTF2_AttributeList_TestAttributeByID(attributes, ref) &&
-           OTF2_AttributeList_GetInt32(attributes, ref, &level) == OTF2_SUCCESS;
+    return ref != OTF2_UNDEFINED_ATTRIBUTE && attributes.int32(ref, level);
   }
 
   const EventLoadContext& ctx_;
@@ -281,23 +432,15 @@ class EventLoader {
   std::uint64_t backward_steps_ = 0;
 };
 
-// --- OTF2 callbacks -------------------------------------------------------------------------
-// OTF2 is C: an exception must not unwind through it. Each callback runs its body inside
-// `guarded`, which parks the exception in the loader and interrupts the read. `guarded` also
-// stops the read at the last record the event file check trusts, and at the first record the
-// loader does not admit.
+// --- libotf2's event reader -----------------------------------------------------------------
+// Each callback turns its record into an EventRecord for the loader. OTF2 is C: an exception
+// must not unwind through it, so `deliver` parks it in the loader and interrupts the read, as
+// it does when the loader stops the stream.
 
-template <class Body>
-OTF2_CallbackCode guarded(void* user_data, std::uint64_t position, OTF2_TimeStamp t, Body&& body) {
+OTF2_CallbackCode deliver(void* user_data, const EventRecord& record) {
   auto& loader = *static_cast<EventLoader*>(user_data);
-  if (position > loader.last_record) {
-    loader.cut_short = true;
-    return OTF2_CALLBACK_INTERRUPT;
-  }
-  if (!loader.admit(t, position)) return OTF2_CALLBACK_INTERRUPT;
   try {
-    body(loader);
-    return OTF2_CALLBACK_SUCCESS;
+    return loader.take(record) ? OTF2_CALLBACK_SUCCESS : OTF2_CALLBACK_INTERRUPT;
   } catch (...) {
     loader.error = std::current_exception();
     return OTF2_CALLBACK_INTERRUPT;
@@ -306,121 +449,105 @@ OTF2_CallbackCode guarded(void* user_data, std::uint64_t position, OTF2_TimeStam
 
 OTF2_CallbackCode on_enter(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                            OTF2_AttributeList* a, OTF2_RegionRef region) {
-  return guarded(d, pos, t, [&](EventLoader& l) { l.enter(t, a, region); });
+  return deliver(d, {.type = Otf2Record::Enter,
+                     .time = t,
+                     .position = pos,
+                     .ref = region,
+                     .attributes = RecordAttributes(a)});
 }
 
 OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                            OTF2_AttributeList*, OTF2_RegionRef region) {
-  return guarded(d, pos, t, [&](EventLoader& l) { l.leave(t, region); });
+  return deliver(d, {.type = Otf2Record::Leave, .time = t, .position = pos, .ref = region});
 }
 
-template <OpKind kind>
+template <Otf2Record type>
 OTF2_CallbackCode on_p2p(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                          OTF2_AttributeList*, std::uint32_t peer, OTF2_CommRef comm,
                          std::uint32_t tag, std::uint64_t bytes) {
-  return guarded(d, pos, t, [&](EventLoader& l) {
-    const std::uint32_t c = l.comm(comm);
-    l.op(t, {.kind = kind,
-             .peer = l.world_rank(c, peer),
-             .comm = c,
-             .tag = static_cast<std::int32_t>(tag),
-             .bytes = bytes});
-  });
+  return deliver(d, {.type = type,
+                     .time = t,
+                     .position = pos,
+                     .ref = comm,
+                     .rank = peer,
+                     .tag = tag,
+                     .bytes = bytes});
 }
 
-template <OpKind kind>
+template <Otf2Record type>
 OTF2_CallbackCode on_p2p_request(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                                  OTF2_AttributeList*, std::uint32_t peer, OTF2_CommRef comm,
                                  std::uint32_t tag, std::uint64_t bytes, std::uint64_t request) {
-  return guarded(d, pos, t, [&](EventLoader& l) {
-    const std::uint32_t c = l.comm(comm);
-    l.op(t, {.kind = kind,
-             .peer = l.world_rank(c, peer),
-             .comm = c,
-             .tag = static_cast<std::int32_t>(tag),
-             .bytes = bytes,
-             .request = request});
-  });
+  return deliver(d, {.type = type,
+                     .time = t,
+                     .position = pos,
+                     .ref = comm,
+                     .rank = peer,
+                     .tag = tag,
+                     .bytes = bytes,
+                     .id = request});
 }
 
-template <OpKind kind>
+template <Otf2Record type>
 OTF2_CallbackCode on_request(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                              OTF2_AttributeList*, std::uint64_t request) {
-  return guarded(d, pos, t, [&](EventLoader& l) { l.op(t, {.kind = kind, .request = request}); });
+  return deliver(d, {.type = type, .time = t, .position = pos, .id = request});
 }
 
+template <Otf2Record type>
 OTF2_CallbackCode on_collective_begin(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos,
                                       void* d, OTF2_AttributeList*) {
-  return guarded(d, pos, t, [&](EventLoader& l) { l.other(t); });
-}
-
-// The end of an MPI collective or of a one-sided (window) collective: the same record.
-void collective_end(EventLoader& l, OTF2_TimeStamp t, OTF2_CollectiveOp op, std::uint32_t comm,
-                    std::uint32_t root, std::uint64_t sent, std::uint64_t received,
-                    std::int32_t upc_sync = 0) {
-  l.op(t, {.kind = OpKind::CollectiveEnd,
-           .coll = to_coll_op(op),
-           .peer = l.world_rank(comm, root),
-           .comm = comm,
-           .tag = upc_sync,
-           .bytes = sent,
-           .bytes_received = received});
+  return deliver(d, {.type = type, .time = t, .position = pos});
 }
 
 OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                                     OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_CommRef comm,
                                     std::uint32_t root, std::uint64_t sent,
                                     std::uint64_t received) {
-  return guarded(d, pos, t, [&](EventLoader& l) {
-    collective_end(l, t, op, l.comm(comm), root, sent, received);
-  });
+  return deliver(d, {.type = Otf2Record::MpiCollectiveEnd,
+                     .time = t,
+                     .position = pos,
+                     .ref = comm,
+                     .rank = root,
+                     .code = op,
+                     .bytes = sent,
+                     .bytes_received = received});
 }
 
 OTF2_CallbackCode on_nbc_complete(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                                   OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_CommRef comm,
                                   std::uint32_t root, std::uint64_t sent, std::uint64_t received,
                                   std::uint64_t request) {
-  return guarded(d, pos, t, [&](EventLoader& l) {
-    const std::uint32_t c = l.comm(comm);
-    l.op(t, {.kind = OpKind::NbcComplete,
-             .coll = to_coll_op(op),
-             .peer = l.world_rank(c, root),
-             .comm = c,
-             .bytes = sent,
-             .bytes_received = received,
-             .request = request});
-  });
+  return deliver(d, {.type = Otf2Record::NbcComplete,
+                     .time = t,
+                     .position = pos,
+                     .ref = comm,
+                     .rank = root,
+                     .code = op,
+                     .bytes = sent,
+                     .bytes_received = received,
+                     .id = request});
 }
 
-// --- one-sided records: the window's communicator stands for the window ----------------------
-
-template <OpKind kind>
+template <Otf2Record type>
 OTF2_CallbackCode on_rma_transfer(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                                   OTF2_AttributeList*, OTF2_RmaWinRef win, std::uint32_t remote,
                                   std::uint64_t bytes, std::uint64_t) {
-  return guarded(d, pos, t, [&](EventLoader& l) {
-    const std::uint32_t c = l.window(win);
-    const bool put = kind == OpKind::RmaPut;
-    l.op(t, {.kind = kind,
-             .peer = l.world_rank(c, remote),
-             .comm = c,
-             .bytes = put ? bytes : 0,
-             .bytes_received = put ? 0 : bytes});
-  });
+  return deliver(
+      d, {.type = type, .time = t, .position = pos, .ref = win, .rank = remote, .bytes = bytes});
 }
 
 OTF2_CallbackCode on_rma_atomic(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                                 OTF2_AttributeList*, OTF2_RmaWinRef win, std::uint32_t remote,
                                 OTF2_RmaAtomicType, std::uint64_t sent, std::uint64_t received,
                                 std::uint64_t) {
-  return guarded(d, pos, t, [&](EventLoader& l) {
-    const std::uint32_t c = l.window(win);
-    l.op(t, {.kind = OpKind::RmaAtomic,
-             .peer = l.world_rank(c, remote),
-             .comm = c,
-             .bytes = sent,
-             .bytes_received = received});
-  });
+  return deliver(d, {.type = Otf2Record::RmaAtomic,
+                     .time = t,
+                     .position = pos,
+                     .ref = win,
+                     .rank = remote,
+                     .bytes = sent,
+                     .bytes_received = received});
 }
 
 OTF2_CallbackCode on_rma_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos,
@@ -428,84 +555,87 @@ OTF2_CallbackCode on_rma_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, std:
                                         OTF2_CollectiveOp op, OTF2_RmaSyncLevel, OTF2_RmaWinRef win,
                                         std::uint32_t root, std::uint64_t sent,
                                         std::uint64_t received) {
-  return guarded(d, pos, t, [&](EventLoader& l) {
-    collective_end(l, t, op, l.window(win), root, sent, received, l.upc_sync_flags(attributes));
-  });
+  return deliver(d, {.type = Otf2Record::RmaCollectiveEnd,
+                     .time = t,
+                     .position = pos,
+                     .ref = win,
+                     .rank = root,
+                     .code = op,
+                     .bytes = sent,
+                     .bytes_received = received,
+                     .attributes = RecordAttributes(attributes)});
 }
 
-template <OpKind kind>
+template <Otf2Record type>
 OTF2_CallbackCode on_rma_lock(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
-                              OTF2_AttributeList*, OTF2_RmaWinRef win, std::uint32_t,
-                              std::uint64_t lock, OTF2_LockType type) {
-  return guarded(d, pos, t, [&](EventLoader& l) {
-    l.op(t, {.kind = kind,
-             .comm = l.window(win),
-             .tag = rma_lock_tag(lock),
-             .bytes = type == OTF2_LOCK_SHARED ? 1u : 0u});
-  });
-}
-
-// MPI_Win_post/start/complete/wait: the epoch's group becomes the op's communicator, the
-// window's communicator its tag.
-OTF2_CallbackCode on_rma_group_sync(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
-                                    OTF2_AttributeList*, OTF2_RmaSyncLevel, OTF2_RmaWinRef win,
-                                    OTF2_GroupRef group) {
-  return guarded(d, pos, t, [&](EventLoader& l) {
-    l.op(t, {.kind = OpKind::RmaGroupSync,
-             .comm = l.group(group),
-             .tag = static_cast<std::int32_t>(l.window(win))});
-  });
+                              OTF2_AttributeList*, OTF2_RmaWinRef win, std::uint32_t remote,
+                              std::uint64_t lock, OTF2_LockType lock_type) {
+  return deliver(d, {.type = type,
+                     .time = t,
+                     .position = pos,
+                     .ref = win,
+                     .rank = remote,
+                     .code = lock_type,
+                     .id = lock});
 }
 
 OTF2_CallbackCode on_rma_release_lock(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos,
                                       void* d, OTF2_AttributeList*, OTF2_RmaWinRef win,
-                                      std::uint32_t, std::uint64_t lock) {
-  return guarded(d, pos, t, [&](EventLoader& l) {
-    l.op(t, {.kind = OpKind::RmaLockRelease, .comm = l.window(win), .tag = rma_lock_tag(lock)});
-  });
+                                      std::uint32_t remote, std::uint64_t lock) {
+  return deliver(d, {.type = Otf2Record::RmaReleaseLock,
+                     .time = t,
+                     .position = pos,
+                     .ref = win,
+                     .rank = remote,
+                     .id = lock});
 }
 
 OTF2_CallbackCode on_rma_wait_change(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                                      OTF2_AttributeList*, OTF2_RmaWinRef win) {
-  return guarded(d, pos, t, [&](EventLoader& l) {
-    l.op(t, {.kind = OpKind::RmaWaitChange, .comm = l.window(win)});
-  });
+  return deliver(d, {.type = Otf2Record::RmaWaitChange, .time = t, .position = pos, .ref = win});
 }
 
 OTF2_CallbackCode on_rma_sync(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                               OTF2_AttributeList*, OTF2_RmaWinRef win, std::uint32_t remote,
                               OTF2_RmaSyncType) {
-  return guarded(d, pos, t, [&](EventLoader& l) {
-    const std::uint32_t c = l.window(win);
-    l.op(t, {.kind = OpKind::RmaSync, .peer = l.world_rank(c, remote), .comm = c});
-  });
+  return deliver(
+      d, {.type = Otf2Record::RmaSync, .time = t, .position = pos, .ref = win, .rank = remote});
+}
+
+OTF2_CallbackCode on_rma_group_sync(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
+                                    OTF2_AttributeList*, OTF2_RmaSyncLevel, OTF2_RmaWinRef win,
+                                    OTF2_GroupRef group) {
+  return deliver(
+      d, {.type = Otf2Record::RmaGroupSync, .time = t, .position = pos, .ref = win, .tag = group});
 }
 
 OTF2_EvtReaderCallbacks* event_callbacks() {
+  using R = Otf2Record;
   OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
   OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter);
   OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
-  OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_p2p<OpKind::Send>);
-  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_p2p<OpKind::Recv>);
-  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, on_p2p_request<OpKind::Isend>);
-  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, on_p2p_request<OpKind::Irecv>);
-  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_request<OpKind::IsendComplete>);
-  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_request<OpKind::IrecvRequest>);
-  OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(cb, on_request<OpKind::RequestTest>);
-  OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request<OpKind::RequestCancelled>);
-  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_collective_begin);
+  OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_p2p<R::MpiSend>);
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_p2p<R::MpiRecv>);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, on_p2p_request<R::MpiIsend>);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, on_p2p_request<R::MpiIrecv>);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_request<R::MpiIsendComplete>);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_request<R::MpiIrecvRequest>);
+  OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(cb, on_request<R::MpiRequestTest>);
+  OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request<R::MpiRequestCancelled>);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb,
+                                                        on_collective_begin<R::MpiCollectiveBegin>);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_collective_end);
-  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb,
-                                                                  on_request<OpKind::NbcRequest>);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, on_request<R::NbcRequest>);
   OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, on_nbc_complete);
-  OTF2_EvtReaderCallbacks_SetRmaPutCallback(cb, on_rma_transfer<OpKind::RmaPut>);
-  OTF2_EvtReaderCallbacks_SetRmaGetCallback(cb, on_rma_transfer<OpKind::RmaGet>);
+  OTF2_EvtReaderCallbacks_SetRmaPutCallback(cb, on_rma_transfer<R::RmaPut>);
+  OTF2_EvtReaderCallbacks_SetRmaGetCallback(cb, on_rma_transfer<R::RmaGet>);
   OTF2_EvtReaderCallbacks_SetRmaAtomicCallback(cb, on_rma_atomic);
-  OTF2_EvtReaderCallbacks_SetRmaCollectiveBeginCallback(cb, on_collective_begin);
+  OTF2_EvtReaderCallbacks_SetRmaCollectiveBeginCallback(cb,
+                                                        on_collective_begin<R::RmaCollectiveBegin>);
   OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(cb, on_rma_collective_end);
-  OTF2_EvtReaderCallbacks_SetRmaRequestLockCallback(cb, on_rma_lock<OpKind::RmaLockRequest>);
-  OTF2_EvtReaderCallbacks_SetRmaAcquireLockCallback(cb, on_rma_lock<OpKind::RmaLockAcquire>);
-  OTF2_EvtReaderCallbacks_SetRmaTryLockCallback(cb, on_rma_lock<OpKind::RmaLockTry>);
+  OTF2_EvtReaderCallbacks_SetRmaRequestLockCallback(cb, on_rma_lock<R::RmaRequestLock>);
+  OTF2_EvtReaderCallbacks_SetRmaAcquireLockCallback(cb, on_rma_lock<R::RmaAcquireLock>);
+  OTF2_EvtReaderCallbacks_SetRmaTryLockCallback(cb, on_rma_lock<R::RmaTryLock>);
   OTF2_EvtReaderCallbacks_SetRmaReleaseLockCallback(cb, on_rma_release_lock);
   OTF2_EvtReaderCallbacks_SetRmaWaitChangeCallback(cb, on_rma_wait_change);
   OTF2_EvtReaderCallbacks_SetRmaSyncCallback(cb, on_rma_sync);
@@ -571,44 +701,15 @@ std::string location_name(const Location& loc) {
   return "rank " + std::to_string(loc.rank) + " thread " + std::to_string(loc.thread);
 }
 
-LocationReport load_location_events(const EventLoadContext& context, const StreamLimits& limits,
-                                    Location& loc, const RecordsRead& records_read) {
-  LocationReport report;
-  if (!read_local_definitions(context, loc, report)) {
-    report.missing = true;
-    return report;
-  }
+namespace {
+
+// How the read of a location's events ended, once the loader has seen them: the report's
+// event count and messages.
+void conclude(const EventLoadContext& context, const StreamLimits& limits, const Location& loc,
+              EventLoader& loader, const std::string& stream_damage, LocationReport& report) {
+  release_unused_reserve(loc);
   const std::string events_file =
       location_name(loc) + " (" + location_file(context, loc, ".evt") + ")";
-  Otf2ErrorLog otf2_errors;
-  EventLoader loader(context, loc, report, otf2_errors);
-  loader.last_record = limits.last_record;
-
-  OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(context.reader, loc.otf2_id);
-  if (!events) {
-    report.missing = true;
-    report.messages.push_back(events_file + ": the event file cannot be opened" +
-                              (otf2_errors.empty() ? "" : " (" + otf2_errors.summary() + ")"));
-    return report;
-  }
-  reserve_for_events(loc, limits.expected_events);
-  OTF2_EvtReaderCallbacks* cb = event_callbacks();
-  OTF2_ErrorCode status = cb ? OTF2_Reader_RegisterEvtCallbacks(context.reader, events, cb, &loader)
-                             : OTF2_ERROR_MEM_ALLOC_FAILED;
-  OTF2_EvtReaderCallbacks_Delete(cb);
-  // In batches rather than ReadAllLocalEvents, so that a damaged stream still tells how far
-  // it could be read.
-  constexpr std::uint64_t kBatch = 1 << 16;
-  for (std::uint64_t read = kBatch; status == OTF2_SUCCESS && read == kBatch;) {
-    read = 0;
-    status = OTF2_Reader_ReadLocalEvents(context.reader, events, kBatch, &read);
-    report.events += read;
-    if (records_read) records_read(read);
-  }
-  OTF2_Reader_CloseEvtReader(context.reader, events);
-  if (loader.error) std::rethrow_exception(loader.error);
-  release_unused_reserve(loc);
-
   if (loader.cut_short) {
     report.events = limits.last_record;  // the interrupting record was not used
     report.messages.push_back(events_file + ": " + limits.cut_reason);
@@ -623,19 +724,123 @@ LocationReport load_location_events(const EventLoadContext& context, const Strea
     report.messages.push_back(events_file + ": record #" + std::to_string(loader.damaged_record) +
                               " is damaged" + offsets_hint + ": " + loader.damage +
                               "; it and the records after it are left out");
-  } else if (status != OTF2_SUCCESS || !otf2_errors.empty()) {
+  } else if (!stream_damage.empty()) {
     report.messages.push_back(events_file + ": the event stream is damaged after " +
-                              std::to_string(report.events) + " records (" +
-                              (otf2_errors.empty()
-                                   ? std::string("OTF2: ") + OTF2_Error_GetDescription(status)
-                                   : otf2_errors.summary()) +
+                              std::to_string(report.events) + " records (" + stream_damage +
                               "); the rest is lost");
   }
-  const bool stopped = loader.cut_short || loader.damaged_record > 0 || status != OTF2_SUCCESS ||
-                       !otf2_errors.empty();
+  const bool stopped = loader.cut_short || loader.damaged_record > 0 || !stream_damage.empty();
   report.missing = report.events == 0 && stopped;
   loader.finish();
+}
+
+// Records between calls of the progress callback.
+constexpr std::uint64_t kBatch = 1 << 16;
+
+// Through the analyzer's own decoder; nullopt when it met something that libotf2 must judge
+// (see otf2_event_decoder.h), having added nothing the caller needs to keep.
+std::optional<LocationReport> decode_location(const EventLoadContext& context,
+                                              const StreamLimits& limits, Location& loc,
+                                              const RecordsRead& records_read) {
+  const ChunkSizes chunks = *limits.decodable;
+  const std::optional<LocalDefinitions> defs = read_local_definitions_file(
+      (context.archive / location_file(context, loc, ".def")).string(), chunks.definitions);
+  if (!defs) return std::nullopt;
+  LocationReport report;
+  report.clock_offsets = defs->clock_offsets;
+  report.max_offset_stddev = defs->max_offset_stddev;
+  const Otf2ErrorLog no_otf2_errors;  // libotf2 is not involved
+  EventLoader loader(context, loc, report, no_otf2_errors);
+  loader.last_record = limits.last_record;
+  const std::array<WantedAttribute, 3> wanted{{
+      {context.defs.callsite_attribute, OTF2_TYPE_CALLING_CONTEXT},
+      {context.defs.pcontrol_level_attribute, OTF2_TYPE_INT32},
+      {context.defs.upc_sync_flags_attribute, OTF2_TYPE_UINT32},
+  }};
+  EventFileDecoder decoder((context.archive / location_file(context, loc, ".evt")).string(),
+                           chunks.events, *defs, wanted);
+  reserve_for_events(loc, limits.expected_events);
+  EventRecord record;
+  EventFileDecoder::Step step;
+  std::uint64_t counted = 0;  // records given to records_read
+  while ((step = decoder.next(record)) == EventFileDecoder::Step::Record) {
+    report.events = record.position;
+    if (!loader.take(record)) break;
+    if (records_read && report.events - counted == kBatch) {
+      records_read(kBatch);
+      counted = report.events;
+    }
+  }
+  if (step == EventFileDecoder::Step::Irregular) return std::nullopt;
+  if (records_read) records_read(report.events - counted);
+  conclude(context, limits, loc, loader, "", report);
   return report;
+}
+
+// Empties the event columns of `loc` for a new read, keeping their capacity.
+void forget_events(Location& loc) {
+  const auto clear = [](auto& column) { column.clear(); };
+  for_each_call_column(loc, clear);
+  loc.call_first_op.push_back(0);
+  for_each_op_column(loc, clear);
+  loc.pcontrol.clear();
+}
+
+// Through libotf2's event reader.
+LocationReport read_location_with_libotf2(const EventLoadContext& context,
+                                          const StreamLimits& limits, Location& loc,
+                                          const RecordsRead& records_read) {
+  LocationReport report;
+  if (!read_local_definitions(context, loc, report)) {
+    report.missing = true;
+    return report;
+  }
+  Otf2ErrorLog otf2_errors;
+  EventLoader loader(context, loc, report, otf2_errors);
+  loader.last_record = limits.last_record;
+
+  OTF2_EvtReader* events = OTF2_Reader_GetEvtReader(context.reader, loc.otf2_id);
+  if (!events) {
+    report.missing = true;
+    report.messages.push_back(location_name(loc) + " (" + location_file(context, loc, ".evt") +
+                              "): the event file cannot be opened" +
+                              (otf2_errors.empty() ? "" : " (" + otf2_errors.summary() + ")"));
+    return report;
+  }
+  reserve_for_events(loc, limits.expected_events);
+  OTF2_EvtReaderCallbacks* cb = event_callbacks();
+  OTF2_ErrorCode status = cb ? OTF2_Reader_RegisterEvtCallbacks(context.reader, events, cb, &loader)
+                             : OTF2_ERROR_MEM_ALLOC_FAILED;
+  OTF2_EvtReaderCallbacks_Delete(cb);
+  // In batches rather than ReadAllLocalEvents, so that a damaged stream still tells how far
+  // it could be read.
+  for (std::uint64_t read = kBatch; status == OTF2_SUCCESS && read == kBatch;) {
+    read = 0;
+    status = OTF2_Reader_ReadLocalEvents(context.reader, events, kBatch, &read);
+    report.events += read;
+    if (records_read) records_read(read);
+  }
+  OTF2_Reader_CloseEvtReader(context.reader, events);
+  if (loader.error) std::rethrow_exception(loader.error);
+  const bool stream_damaged = status != OTF2_SUCCESS || !otf2_errors.empty();
+  conclude(context, limits, loc, loader,
+           !stream_damaged       ? std::string()
+           : otf2_errors.empty() ? std::string("OTF2: ") + OTF2_Error_GetDescription(status)
+                                 : otf2_errors.summary(),
+           report);
+  return report;
+}
+
+}  // namespace
+
+LocationReport load_location_events(const EventLoadContext& context, const StreamLimits& limits,
+                                    Location& loc, const RecordsRead& records_read) {
+  if (limits.decodable && context.own_decoder) {
+    if (std::optional<LocationReport> report = decode_location(context, limits, loc, records_read))
+      return *std::move(report);
+    forget_events(loc);
+  }
+  return read_location_with_libotf2(context, limits, loc, records_read);
 }
 
 }  // namespace collwrap

@@ -6,6 +6,10 @@
 // whose timestamp cannot be real (timestamp_plausibility.h), or that follows an error OTF2
 // reported, ends the stream like a truncation. Damaged local definitions (clock offsets, id
 // mappings) leave the location's events out: their times and references cannot be trusted.
+//
+// A complete event file is read by the analyzer's own decoder (otf2_event_decoder.h); where it
+// meets anything that libotf2 must judge, and for files cut short, the location is read again
+// through libotf2's reader, whose findings the damage messages report.
 #pragma once
 
 #include <otf2/otf2.h>
@@ -34,6 +38,9 @@ struct EventLoadContext {
   TimestampCheck timestamps;
   std::filesystem::path archive;  // the folder that holds the anchor file
   std::string files;              // the folder of the location files within it: "traces"
+  // Event files are read with the analyzer's own decoder where it can (otf2_event_decoder.h),
+  // else through libotf2; false: always through libotf2 (to compare the two).
+  bool own_decoder = true;
 };
 
 // "rank 3 thread 0", for messages.

@@ -166,7 +166,8 @@ LocationsRead read_locations(const std::string& path, const ReadOptions& options
                                  TickConverter(defs.timer.resolution, defs.timer.global_offset),
                                  TimestampCheck(defs.timer),
                                  anchor_path.parent_path(),
-                                 anchor_path.stem().string()};
+                                 anchor_path.stem().string(),
+                                 options.own_decoder};
   const std::size_t count = share.size();
   const std::vector<std::uint64_t> declared(
       defs.expected_events.begin() + static_cast<std::ptrdiff_t>(share.first),

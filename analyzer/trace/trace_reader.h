@@ -6,9 +6,12 @@
 // locations in parallel (otf2_events.h); times become ns from the first event
 // (time_normalization.h).
 //
-// Clocks: OTF2 applies each location's ClockOffset records while reading (linear
-// interpolation between them); Trace::clock gets how many there were and their largest
-// standard deviation. Repairing the violations that remain (the controlled logical clock)
+// Event files are decoded by the analyzer's own decoder where it can (otf2_event_decoder.h,
+// about twice libotf2's speed), else through libotf2; the result is the same either way.
+//
+// Clocks: each location's ClockOffset records are applied while reading (linear
+// interpolation between them, as libotf2 does); Trace::clock gets how many there were and their
+// largest standard deviation. Repairing the violations that remain (the controlled logical clock)
 // needs matched messages and collective instances, so it is a separate pass over the returned
 // Trace after match_trace(): it moves the times of single events (call_enter, call_leave,
 // op_time) keeping each location's order, and fills Trace::clock's violation figures, the
@@ -46,6 +49,8 @@ struct ReadOptions {
   // definitions and no events.
   unsigned process = 0;
   unsigned processes = 1;
+  // False: every event file through libotf2, not the analyzer's own decoder (to compare them).
+  bool own_decoder = true;
 };
 
 // Called after each location is loaded with the fraction read so far (of the events the

@@ -134,12 +134,23 @@ void LocationStream::clock_offset(std::uint64_t t, std::int64_t offset, double s
   offsets_.push_back({t, offset, stddev});
 }
 
+void LocationStream::mapping_table(OTF2_MappingType type, std::vector<std::uint64_t> globals) {
+  mapping_tables_.emplace_back(type, std::move(globals));
+}
+
 void LocationStream::close() {
   if (!writer_) return;
   check(OTF2_Archive_CloseEvtWriter(archive_, writer_), "close event writer");
   writer_ = nullptr;
   OTF2_DefWriter* defs = OTF2_Archive_GetDefWriter(archive_, id_);
   if (!defs) throw std::runtime_error("SyntheticArchive: no local definition writer");
+  for (const auto& [type, globals] : mapping_tables_) {
+    OTF2_IdMap* map = OTF2_IdMap_CreateFromUint64Array(globals.size(), globals.data(), true);
+    if (!map) throw std::runtime_error("SyntheticArchive: no id map");
+    const OTF2_ErrorCode status = OTF2_DefWriter_WriteMappingTable(defs, type, map);
+    OTF2_IdMap_Free(map);
+    check(status, "MappingTable");
+  }
   for (const Offset& o : offsets_)
     check(OTF2_DefWriter_WriteClockOffset(defs, o.time, o.offset, o.stddev), "ClockOffset");
   check(OTF2_Archive_CloseDefWriter(archive_, defs), "close definition writer");

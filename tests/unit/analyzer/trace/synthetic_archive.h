@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace collwrap::testing {
@@ -57,6 +58,12 @@ class LocationStream {
 
   // A ClockOffset definition for this location (local definitions file).
   void clock_offset(std::uint64_t t, std::int64_t offset, double stddev);
+  // A mapping table for this location (local definitions file): local id i stands for
+  // globals[i]. OTF2 stores it sparse when that is smaller (most ids unchanged). The events then
+  // give local ids of that kind, the call-site attribute included (its local id set with
+  // local_call_site_attribute).
+  void mapping_table(OTF2_MappingType type, std::vector<std::uint64_t> globals);
+  void local_call_site_attribute(OTF2_AttributeRef local) { call_site_attribute_ = local; }
 
   std::uint64_t id() const { return id_; }
   std::uint64_t events() const;
@@ -74,6 +81,7 @@ class LocationStream {
   OTF2_EvtWriter* writer_ = nullptr;
   OTF2_AttributeList* attributes_ = nullptr;
   std::vector<Offset> offsets_;
+  std::vector<std::pair<OTF2_MappingType, std::vector<std::uint64_t>>> mapping_tables_;
   std::uint64_t events_ = 0;
 };
 
