@@ -33,6 +33,11 @@ constexpr std::uint8_t kAllOnes = 0xFF;
 
 // The `n` bytes at `p` (1 to 8) as an unsigned number in the given byte order.
 inline std::uint64_t load_uint(const std::uint8_t* p, unsigned n, bool big_endian) {
+  if (n == 8) {  // timestamps: one load, and a byte swap when the orders differ
+    std::uint64_t word;
+    std::memcpy(&word, p, 8);
+    return big_endian == (std::endian::native == std::endian::big) ? word : __builtin_bswap64(word);
+  }
   std::uint64_t v = 0;
   if (big_endian) {
     for (unsigned i = 0; i < n; ++i) v = (v << 8) | p[i];

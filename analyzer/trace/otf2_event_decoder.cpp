@@ -115,6 +115,7 @@ EventFileDecoder::Step EventFileDecoder::next(EventRecord& record) {
     if (*p_ == kTimestamp) {
       if (end_ - p_ < 10) return Step::Irregular;  // the time, then a record's type byte
       ticks_ = load_uint(p_ + 1, 8, big_endian_);
+      corrected_valid_ = false;
       p_ += 9;
     }
     if (p_ >= end_) return Step::Irregular;
@@ -129,7 +130,11 @@ EventFileDecoder::Step EventFileDecoder::next(EventRecord& record) {
       continue;
     }
     record = EventRecord{};
-    record.time = defs_.clock(ticks_, interval_);
+    if (!corrected_valid_) {
+      corrected_ = defs_.clock(ticks_, interval_);
+      corrected_valid_ = true;
+    }
+    record.time = corrected_;
     if (!decode(type, record)) return Step::Irregular;
     record.position = ++position_;
     record.attributes = RecordAttributes(std::span<const DecodedAttribute>(attributes_));
@@ -269,7 +274,10 @@ bool EventFileDecoder::decode_other(std::uint8_t type, const std::uint8_t* field
                     : *c == '8' ? f.compressed64(v)
                                 : f.full(8, v);
     if (!ok) return false;
-    if (*c == 'T') defs_.clock(v, interval_);  // BufferFlush's stop time moves the interval too
+    if (*c == 'T') {  // BufferFlush's stop time is corrected too, which may move the interval
+      defs_.clock(v, interval_);
+      corrected_valid_ = false;
+    }
   }
   return true;
 }

@@ -56,8 +56,13 @@ class EventFileDecoder {
   const std::uint8_t* end_ = nullptr;  // the end of the chunk's bytes
   bool big_endian_ = false;
   bool opened_ = false;
-  std::uint64_t ticks_ = 0;   // the time of the last timestamp record: every record after it has it
+  // The time of the last timestamp record: every record after it has it.
+  std::uint64_t ticks_ = 0;
   std::size_t interval_ = 0;  // see ClockCorrection
+  // ticks_ corrected, while the interval it was corrected in has not moved: the records that
+  // share a timestamp get the same time without the arithmetic again.
+  std::uint64_t corrected_ = 0;
+  bool corrected_valid_ = false;
   std::uint64_t position_ = 0;
   std::vector<DecodedAttribute> attributes_;  // for the next event record
 };

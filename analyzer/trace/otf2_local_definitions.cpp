@@ -1,9 +1,7 @@
 #include "otf2_local_definitions.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
-#include <limits>
 
 #include "otf2_buffer_format.h"
 #include "otf2_chunked_file.h"
@@ -50,21 +48,6 @@ bool ClockCorrection::add_offset(std::uint64_t time, std::int64_t offset) {
   }
   last_ = {time, offset};
   return true;
-}
-
-std::uint64_t ClockCorrection::operator()(std::uint64_t ticks, std::size_t& interval) const {
-  if (intervals_.empty()) return ticks;
-  while (interval + 1 < intervals_.size() && ticks > intervals_[interval].end) ++interval;
-  const Interval& in = intervals_[interval];
-  const double since = ticks >= in.begin ? static_cast<double>(ticks - in.begin)
-                                         : -static_cast<double>(in.begin - ticks);
-  const double shift = std::rint(in.slope * since);
-  // Out of range (or NaN), x86's conversion gives the smallest int64: so does libotf2's.
-  constexpr double kLimit = 9223372036854775808.0;  // 2^63
-  const std::int64_t whole = shift >= -kLimit && shift < kLimit
-                                 ? static_cast<std::int64_t>(shift)
-                                 : std::numeric_limits<std::int64_t>::min();
-  return ticks + static_cast<std::uint64_t>(in.offset) + static_cast<std::uint64_t>(whole);
 }
 
 namespace {

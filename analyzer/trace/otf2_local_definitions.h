@@ -7,7 +7,9 @@
 // libotf2, which names the damage.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -57,8 +59,21 @@ class ClockCorrection {
 
   // `interval` is the reader's position among the intervals, which only moves forward as
   // libotf2's does: a time earlier than its interval's begin is extrapolated backwards from
-  // it. Start at 0.
-  std::uint64_t operator()(std::uint64_t ticks, std::size_t& interval) const;
+  // it. Start at 0. Inline: it runs once per event.
+  std::uint64_t operator()(std::uint64_t ticks, std::size_t& interval) const {
+    if (intervals_.empty()) return ticks;
+    while (interval + 1 < intervals_.size() && ticks > intervals_[interval].end) ++interval;
+    const Interval& in = intervals_[interval];
+    const double since =
+        ticks >= in.begin ? to_double(ticks - in.begin) : -to_double(in.begin - ticks);
+    const double shift = round_half_even(in.slope * since);
+    // Out of range (or NaN), x86's conversion gives the smallest int64: so does libotf2's.
+    constexpr double kLimit = 9223372036854775808.0;  // 2^63
+    const std::int64_t whole = shift >= -kLimit && shift < kLimit
+                                   ? static_cast<std::int64_t>(shift)
+                                   : std::numeric_limits<std::int64_t>::min();
+    return ticks + static_cast<std::uint64_t>(in.offset) + static_cast<std::uint64_t>(whole);
+  }
 
  private:
   struct Interval {
@@ -66,6 +81,20 @@ class ClockCorrection {
     std::int64_t offset;
     double slope;
   };
+  // The nearest double, as a conversion of the unsigned value rounds it; through the signed
+  // conversion, which is one instruction, whenever the value fits.
+  static double to_double(std::uint64_t v) {
+    return v < (std::uint64_t{1} << 63) ? static_cast<double>(static_cast<std::int64_t>(v))
+                                        : static_cast<double>(v);
+  }
+  // std::rint in the default rounding mode (ties to even), without a library call: below 2^52,
+  // adding and taking away 2^52 leaves the nearest integer; above, every double is one.
+  static double round_half_even(double x) {
+    constexpr double k2p52 = 4503599627370496.0;
+    double magnitude = std::fabs(x);
+    if (magnitude < k2p52) magnitude = (magnitude + k2p52) - k2p52;
+    return std::copysign(magnitude, x);
+  }
   std::vector<Interval> intervals_;
   std::optional<std::pair<std::uint64_t, std::int64_t>> last_;  // the previous offset
 };

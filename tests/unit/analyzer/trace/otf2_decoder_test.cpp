@@ -165,6 +165,17 @@ TEST(Otf2ClockCorrection, RoundsHalfToEvenAndWrapsNegativeOffsets) {
   EXPECT_EQ(clock(1, from_start), std::uint64_t{1} - 100 + 0) << "0.5 rounds to 0";
   from_start = 0;
   EXPECT_EQ(clock(3, from_start), std::uint64_t{3} - 100 + 2) << "1.5 rounds to 2";
+
+  ClockCorrection later;
+  ASSERT_TRUE(later.add_offset(10, 0));
+  ASSERT_TRUE(later.add_offset(12, 1));  // slope 0.5, extrapolated backwards below
+  from_start = 0;
+  EXPECT_EQ(later(9, from_start), 9u) << "-0.5 rounds to 0";
+  EXPECT_EQ(later(7, from_start), 5u) << "-1.5 rounds to -2";
+  EXPECT_EQ(later(4, from_start), 1u) << "-3 stays";
+  // 2^62 - 10 ticks after the interval's begin is 2^62 as a double: half of it is whole.
+  EXPECT_EQ(later(std::uint64_t{1} << 62, from_start),
+            (std::uint64_t{1} << 62) + (std::uint64_t{1} << 61));
 }
 
 TEST(Otf2IdMap, DenseSparseAndUnmappedIds) {
