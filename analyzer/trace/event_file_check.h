@@ -55,6 +55,8 @@ class EventFiles {
 
   // `declared` is the Location definition's event count. Nullopt when the file is missing.
   std::optional<StreamLimits> limits(std::uint64_t location_id, std::uint64_t declared) const;
+  // The archive's chunk sizes, when it has the layout the check knows.
+  const std::optional<ChunkSizes>& chunk_sizes() const { return chunks_; }
 
  private:
   std::filesystem::path directory_;

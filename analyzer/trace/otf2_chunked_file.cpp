@@ -36,6 +36,7 @@ ChunkedFile::~ChunkedFile() {
 bool ChunkedFile::load(std::uint64_t k) {
   bytes_ = 0;
   if (fd_ < 0 || k >= file_bytes_ / chunk_size_ + 1) return false;
+  chunk_ = k;
   const std::uint64_t start = k * chunk_size_;
   const std::uint64_t want = std::min(chunk_size_, file_bytes_ - start);
   while (bytes_ < want) {

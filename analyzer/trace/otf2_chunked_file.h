@@ -25,6 +25,8 @@ class ChunkedFile {
   const std::uint8_t* begin() const { return buffer_.get(); }
   const std::uint8_t* end() const { return buffer_.get() + bytes_; }
   bool big_endian() const { return big_endian_; }
+  // Whether the chunk read last is the file's last.
+  bool is_last_chunk() const { return (chunk_ + 1) * chunk_size_ >= file_bytes_; }
   std::uint64_t chunk_size() const { return chunk_size_; }
 
  private:
@@ -32,6 +34,7 @@ class ChunkedFile {
   std::uint64_t file_bytes_ = 0;
   std::uint64_t chunk_size_;
   std::unique_ptr<std::uint8_t[]> buffer_;
+  std::uint64_t chunk_ = 0;  // the chunk read last
   std::uint64_t bytes_ = 0;
   bool big_endian_ = false;
 };

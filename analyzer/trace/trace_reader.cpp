@@ -13,6 +13,7 @@
 
 #include "anchor_file_check.h"
 #include "archive_path.h"
+#include "definitions_file_check.h"
 #include "event_file_check.h"
 #include "otf2_definitions.h"
 #include "otf2_error_log.h"
@@ -145,6 +146,15 @@ LocationsRead read_locations(const std::string& path, const ReadOptions& options
   LocationsRead read;
   Trace& trace = read.trace;
   trace.path = anchor;
+  const EventFiles files(reader.get(), anchor);
+  const std::filesystem::path anchor_path(anchor);
+  if (files.chunk_sizes())
+    if (const std::string problem = check_definitions_file(
+            (anchor_path.parent_path() / (anchor_path.stem().string() + ".def")).string(),
+            files.chunk_sizes()->definitions);
+        !problem.empty())
+      throw TraceReadError("the archive's global definitions (traces.def) are damaged (" + problem +
+                           ")");
   const Definitions defs = load_definitions(reader.get(), trace);
   if (!otf2_errors.empty())
     throw TraceReadError("the archive's global definitions (traces.def) are damaged (" +
@@ -158,7 +168,6 @@ LocationsRead read_locations(const std::string& path, const ReadOptions& options
   bool def_files_open = false;
   open_location_files(reader.get(), trace, share, def_files_open);
 
-  const std::filesystem::path anchor_path(anchor);
   const EventLoadContext context{reader.get(),
                                  defs,
                                  trace.regions,
@@ -172,7 +181,6 @@ LocationsRead read_locations(const std::string& path, const ReadOptions& options
   const std::vector<std::uint64_t> declared(
       defs.expected_events.begin() + static_cast<std::ptrdiff_t>(share.first),
       defs.expected_events.begin() + static_cast<std::ptrdiff_t>(share.end));
-  const EventFiles files(reader.get(), anchor);
   ProgressCounter counter(progress, declared);
   parallel_for(count, worker_count(options.threads, count), [&](std::size_t i) {
     const std::size_t loc = share.first + i;

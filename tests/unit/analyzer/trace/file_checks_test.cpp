@@ -1,11 +1,12 @@
-// The checks that keep damaged files away from OTF2's parsers: anchor layout and event file
-// framing.
+// The checks that keep damaged files away from OTF2's parsers: anchor layout, global
+// definitions framing and event file framing.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "anchor_file_check.h"
+#include "definitions_file_check.h"
 #include "event_file_check.h"
 #include "example_archive.h"
 #include "scratch_directory.h"
@@ -54,6 +55,38 @@ TEST(AnchorFileCheck, ADamagedPropertyCountNeverReachesOtf2) {
   write_file(anchor, bytes);
   EXPECT_EQ(check_anchor_file(anchor), "its property count is damaged");
   EXPECT_THROW(read_trace(anchor), TraceUsageError);
+}
+
+TEST(DefinitionsFileCheck, AcceptsWhatOtf2WritesAndRejectsBrokenFraming) {
+  ScratchDirectory dir;
+  const std::string anchor = ExampleArchive{}.write(dir / "archive");
+  const fs::path defs = dir.path() / "archive" / "traces.def";
+  constexpr std::uint64_t kDefinitionChunk = 4 * 1024 * 1024;  // SyntheticArchive's
+  const std::string original = read_file(defs);
+  EXPECT_EQ(check_definitions_file(defs.string(), kDefinitionChunk), "");
+
+  write_file(defs, original.substr(0, original.size() / 2));
+  EXPECT_NE(check_definitions_file(defs.string(), kDefinitionChunk).find("runs past"),
+            std::string::npos)
+      << "cut inside a record";
+  write_file(defs, original.substr(0, original.size() - 2));
+  EXPECT_NE(check_definitions_file(defs.string(), kDefinitionChunk), "") << "no end-of-file";
+  write_file(defs, original + "garbage");
+  EXPECT_NE(check_definitions_file(defs.string(), kDefinitionChunk).find("not at the end"),
+            std::string::npos);
+  std::string long_record = original;
+  // The first record's length, in its long form, past the file's end.
+  long_record.replace(19, 9, std::string(9, '\xff'));
+  write_file(defs, long_record);
+  EXPECT_NE(check_definitions_file(defs.string(), kDefinitionChunk).find("byte 18"),
+            std::string::npos);
+  // libotf2 would read the chunk's buffer past the file's data: the reader refuses instead.
+  try {
+    read_trace(anchor);
+    ADD_FAILURE() << "a damaged traces.def was read";
+  } catch (const TraceReadError& e) {
+    EXPECT_NE(std::string(e.what()).find("traces.def"), std::string::npos) << e.what();
+  }
 }
 
 class EventFileCheck : public ::testing::Test {
