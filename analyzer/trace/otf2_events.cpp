@@ -462,19 +462,6 @@ OTF2_CallbackCode on_leave(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos
 }
 
 template <Otf2Record type>
-OTF2_CallbackCode on_p2p(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
-                         OTF2_AttributeList*, std::uint32_t peer, OTF2_CommRef comm,
-                         std::uint32_t tag, std::uint64_t bytes) {
-  return deliver(d, {.type = type,
-                     .time = t,
-                     .position = pos,
-                     .ref = comm,
-                     .rank = peer,
-                     .tag = tag,
-                     .bytes = bytes});
-}
-
-template <Otf2Record type>
 OTF2_CallbackCode on_p2p_request(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                                  OTF2_AttributeList*, std::uint32_t peer, OTF2_CommRef comm,
                                  std::uint32_t tag, std::uint64_t bytes, std::uint64_t request) {
@@ -488,6 +475,14 @@ OTF2_CallbackCode on_p2p_request(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64
                      .id = request});
 }
 
+// A blocking send or receive: a nonblocking one without a request.
+template <Otf2Record type>
+OTF2_CallbackCode on_p2p(OTF2_LocationRef l, OTF2_TimeStamp t, std::uint64_t pos, void* d,
+                         OTF2_AttributeList* a, std::uint32_t peer, OTF2_CommRef comm,
+                         std::uint32_t tag, std::uint64_t bytes) {
+  return on_p2p_request<type>(l, t, pos, d, a, peer, comm, tag, bytes, 0);
+}
+
 template <Otf2Record type>
 OTF2_CallbackCode on_request(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
                              OTF2_AttributeList*, std::uint64_t request) {
@@ -498,20 +493,6 @@ template <Otf2Record type>
 OTF2_CallbackCode on_collective_begin(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos,
                                       void* d, OTF2_AttributeList*) {
   return deliver(d, {.type = type, .time = t, .position = pos});
-}
-
-OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
-                                    OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_CommRef comm,
-                                    std::uint32_t root, std::uint64_t sent,
-                                    std::uint64_t received) {
-  return deliver(d, {.type = Otf2Record::MpiCollectiveEnd,
-                     .time = t,
-                     .position = pos,
-                     .ref = comm,
-                     .rank = root,
-                     .code = op,
-                     .bytes = sent,
-                     .bytes_received = received});
 }
 
 OTF2_CallbackCode on_nbc_complete(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
@@ -527,6 +508,20 @@ OTF2_CallbackCode on_nbc_complete(OTF2_LocationRef, OTF2_TimeStamp t, std::uint6
                      .bytes = sent,
                      .bytes_received = received,
                      .id = request});
+}
+
+OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
+                                    OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                    std::uint32_t root, std::uint64_t sent,
+                                    std::uint64_t received) {
+  return deliver(d, {.type = Otf2Record::MpiCollectiveEnd,
+                     .time = t,
+                     .position = pos,
+                     .ref = comm,
+                     .rank = root,
+                     .code = op,
+                     .bytes = sent,
+                     .bytes_received = received});
 }
 
 template <Otf2Record type>
