@@ -253,6 +253,9 @@ bool EventFileDecoder::decode_other(std::uint8_t type, const std::uint8_t* field
                                     const std::uint8_t* end) {
   const char* layout = type < kOtherRecordFields.size() ? kOtherRecordFields[type] : nullptr;
   if (!layout) return true;  // unknown to libotf2 as well: skipped by its length
+  // libotf2 delivers these to the Enter and Leave callbacks when, as the loader's, its own are
+  // not set, with the region of the calling context's global definition: left to it.
+  if (type == 66 || type == 67) return false;
   FieldReader f{fields, end, big_endian_};
   std::uint64_t v = 0, count = 0;
   std::uint8_t byte = 0;

@@ -336,6 +336,10 @@ TEST(Otf2EventDecoder, LeavesToLibotf2WhatItWouldJudge) {
                    })}});
   cases.push_back({"a record at the very end of a chunk",
                    {with_first([](Chunk& c) { c.content.push_back(12); })}});
+  cases.push_back(
+      {"a calling context's Enter, which libotf2 turns into an Enter", {with_first([](Chunk& c) {
+         c.record(66, {0x01, 0x01, 0x00});
+       })}});
   for (auto& [what, chunks] : cases) {
     SCOPED_TRACE(what);
     const Decoded d = decode(write_file(dir, "0.evt", chunks), defs);
