@@ -71,7 +71,8 @@ std::optional<StreamLimits> EventFiles::limits(std::uint64_t location_id,
   // A damaged count must not make the reader reserve gigabytes: a record takes >= 2 bytes.
   limits.expected_events = std::min(declared, extent.bytes / 2);
   limits.last_record = extent.last_trusted_record;
-  if (extent.complete) limits.decodable = chunks_;
+  limits.decodable = chunks_;
+  limits.cut = !extent.complete;
   limits.cut_reason =
       extent.complete
           ? "the event file holds more records than its size allows; it is damaged and the "

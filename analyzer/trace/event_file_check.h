@@ -43,8 +43,11 @@ struct StreamLimits {
   std::uint64_t last_record = std::numeric_limits<std::uint64_t>::max();  // read no further
   std::string cut_reason;  // the warning when the read stops at last_record
   // Set when the analyzer's own decoder may read the location (otf2_event_decoder.h): the
-  // archive has the layout it knows and the event file is complete.
+  // archive has the layout it knows.
   std::optional<ChunkSizes> decodable;
+  // The file does not end as OTF2 ends one: it was cut short. The own decoder keeps every
+  // record before the cut; libotf2 is stopped at last_record.
+  bool cut = false;
 };
 
 // The limits of every location of one archive. The check knows OTF2's POSIX layout without

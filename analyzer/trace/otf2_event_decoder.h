@@ -41,6 +41,11 @@ class EventFileDecoder {
   // The next event record; its attributes stay valid until the next call.
   Step next(EventRecord& record);
 
+  // After Irregular: whether it came in the file's last chunk, and how many records came
+  // before it. In a file that was cut short, that is where the cut is.
+  bool in_last_chunk() const { return file_.is_open() && file_.is_last_chunk(); }
+  std::uint64_t records() const { return position_; }
+
  private:
   bool next_chunk();
   bool read_attribute_list();

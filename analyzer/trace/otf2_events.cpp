@@ -699,9 +699,10 @@ std::string location_name(const Location& loc) {
 namespace {
 
 // How the read of a location's events ended, once the loader has seen them: the report's
-// event count and messages.
+// event count and messages. `stream_end`: why the stream ended before its end-of-file record,
+// if the loader did not stop it.
 void conclude(const EventLoadContext& context, const StreamLimits& limits, const Location& loc,
-              EventLoader& loader, const std::string& stream_damage, LocationReport& report) {
+              EventLoader& loader, const std::string& stream_end, LocationReport& report) {
   release_unused_reserve(loc);
   const std::string events_file =
       location_name(loc) + " (" + location_file(context, loc, ".evt") + ")";
@@ -719,12 +720,10 @@ void conclude(const EventLoadContext& context, const StreamLimits& limits, const
     report.messages.push_back(events_file + ": record #" + std::to_string(loader.damaged_record) +
                               " is damaged" + offsets_hint + ": " + loader.damage +
                               "; it and the records after it are left out");
-  } else if (!stream_damage.empty()) {
-    report.messages.push_back(events_file + ": the event stream is damaged after " +
-                              std::to_string(report.events) + " records (" + stream_damage +
-                              "); the rest is lost");
+  } else if (!stream_end.empty()) {
+    report.messages.push_back(events_file + ": " + stream_end);
   }
-  const bool stopped = loader.cut_short || loader.damaged_record > 0 || !stream_damage.empty();
+  const bool stopped = loader.cut_short || loader.damaged_record > 0 || !stream_end.empty();
   report.missing = report.events == 0 && stopped;
   loader.finish();
 }
@@ -746,7 +745,8 @@ std::optional<LocationReport> decode_location(const EventLoadContext& context,
   report.max_offset_stddev = defs->max_offset_stddev;
   const Otf2ErrorLog no_otf2_errors;  // libotf2 is not involved
   EventLoader loader(context, loc, report, no_otf2_errors);
-  loader.last_record = limits.last_record;
+  // libotf2 is stopped at the last whole chunk of a cut file; this decoder reads to the cut.
+  if (!limits.cut) loader.last_record = limits.last_record;
   const std::array<WantedAttribute, 3> wanted{{
       {context.defs.callsite_attribute, OTF2_TYPE_CALLING_CONTEXT},
       {context.defs.pcontrol_level_attribute, OTF2_TYPE_INT32},
@@ -766,9 +766,18 @@ std::optional<LocationReport> decode_location(const EventLoadContext& context,
       counted = report.events;
     }
   }
-  if (step == EventFileDecoder::Step::Irregular) return std::nullopt;
+  // Irregular in the last chunk of a cut file: where the file's data ends. Anywhere else,
+  // damage that libotf2 judges.
+  const bool at_cut =
+      step == EventFileDecoder::Step::Irregular && limits.cut && decoder.in_last_chunk();
+  if (step == EventFileDecoder::Step::Irregular && !at_cut) return std::nullopt;
   if (records_read) records_read(report.events - counted);
-  conclude(context, limits, loc, loader, "", report);
+  conclude(context, limits, loc, loader,
+           at_cut ? "the event file is truncated: it ends inside the record after #" +
+                        std::to_string(decoder.records()) +
+                        ", which is left out; the records before it are kept"
+                  : "",
+           report);
   return report;
 }
 
@@ -818,11 +827,15 @@ LocationReport read_location_with_libotf2(const EventLoadContext& context,
   OTF2_Reader_CloseEvtReader(context.reader, events);
   if (loader.error) std::rethrow_exception(loader.error);
   const bool stream_damaged = status != OTF2_SUCCESS || !otf2_errors.empty();
-  conclude(context, limits, loc, loader,
-           !stream_damaged       ? std::string()
-           : otf2_errors.empty() ? std::string("OTF2: ") + OTF2_Error_GetDescription(status)
-                                 : otf2_errors.summary(),
-           report);
+  conclude(
+      context, limits, loc, loader,
+      !stream_damaged
+          ? std::string()
+          : "the event stream is damaged after " + std::to_string(report.events) + " records (" +
+                (otf2_errors.empty() ? std::string("OTF2: ") + OTF2_Error_GetDescription(status)
+                                     : otf2_errors.summary()) +
+                "); the rest is lost",
+      report);
   return report;
 }
 
