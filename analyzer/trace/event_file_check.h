@@ -4,8 +4,10 @@
 // (a rank killed while writing, a copy interrupted), OTF2 does not notice: it decodes the end
 // of the buffer left over from the previous chunk and can go on delivering stale or garbage
 // records forever. So before reading, the file's framing is checked: a complete file ends with
-// OTF2's end-of-file and end-of-buffer markers; in a cut one, only the records of the chunks
-// before the last (incomplete) chunk are trusted, as numbered in that chunk's header.
+// OTF2's end-of-file and end-of-buffer markers; in a cut one, libotf2 is trusted only with the
+// records of the chunks before the last (incomplete) chunk, as numbered in that chunk's
+// header. The analyzer's own decoder, which never reads past the file's data, reads a cut
+// file up to the cut.
 #pragma once
 
 #include <otf2/otf2.h>
