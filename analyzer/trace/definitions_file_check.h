@@ -1,5 +1,5 @@
-// Checks the framing of an archive's global definitions file (traces.def) before libotf2
-// reads it.
+// Checks the framing of an archive's definitions files (the global traces.def, a location's
+// traces/<location>.def) before libotf2 reads them.
 //
 // libotf2 reads each chunk into a buffer of the chunk size and trusts the record lengths it
 // finds: a damaged length, or a file cut short, makes it read that buffer beyond the file's

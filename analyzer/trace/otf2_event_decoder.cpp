@@ -126,7 +126,7 @@ EventFileDecoder::Step EventFileDecoder::next(EventRecord& record) {
     }
     if (type == kEndOfFile) return Step::End;
     if (type == kAttributeList) {
-      if (!read_attribute_list()) return Step::Irregular;
+      if (!read_attribute_list()) return stopped();
       continue;
     }
     record = EventRecord{};
@@ -135,7 +135,7 @@ EventFileDecoder::Step EventFileDecoder::next(EventRecord& record) {
       corrected_valid_ = true;
     }
     record.time = corrected_;
-    if (!decode(type, record)) return Step::Irregular;
+    if (!decode(type, record)) return stopped();
     record.position = ++position_;
     record.attributes = RecordAttributes(std::span<const DecodedAttribute>(attributes_));
     return Step::Record;
@@ -255,15 +255,18 @@ bool EventFileDecoder::decode_other(std::uint8_t type, const std::uint8_t* field
   if (!layout) return true;  // unknown to libotf2 as well: skipped by its length
   // libotf2 delivers these to the Enter and Leave callbacks when, as the loader's, its own are
   // not set, with the region of the calling context's global definition: left to it.
-  if (type == 66 || type == 67) return false;
+  if (type == 66 || type == 67) {
+    unsupported_ = true;
+    return false;
+  }
   FieldReader f{fields, end, big_endian_};
   std::uint64_t v = 0, count = 0;
-  std::uint8_t byte = 0;
+  std::uint8_t byte = 0, value_type = 0;
   switch (layout[0]) {
     case 'M':  // Metric: metric, count, then count × (type byte, value)
       if (!f.compressed32(v) || !f.byte(byte)) return false;
       for (unsigned i = 0; i < byte; ++i)
-        if (!f.byte(*reinterpret_cast<std::uint8_t*>(&count)) || !f.compressed64(v)) return false;
+        if (!f.byte(value_type) || !f.compressed64(v)) return false;
       return true;
     case 'P':  // ProgramBegin: name, count, then count × argument
       if (!f.compressed32(v) || !f.compressed32(count)) return false;
@@ -337,7 +340,10 @@ bool EventFileDecoder::read_attribute_list() {
     for (const DecodedAttribute& a : attributes_)
       if (a.id == id) return false;  // libotf2 refuses a second value of one attribute
     for (const WantedAttribute& w : wanted_)
-      if (w.id == id && w.type != type) return false;
+      if (w.id == id && w.type != type) {
+        unsupported_ = true;
+        return false;
+      }
     attributes_.push_back({id, type, value});
   }
   return true;

@@ -3,11 +3,13 @@
 // clock-corrected times (otf2_local_definitions.h), the same mapped ids and attributes.
 //
 // It reads OTF2's POSIX layout without compression (otf2_buffer_format.h), one chunk at a
-// time. Where libotf2 would report an error, or where its result could depend on more than
-// the file's bytes (a record that runs past its length or past the file's end, an attribute of
-// an unexpected type), the decoder stops with Irregular and the caller reads the location
-// through libotf2 instead, which names the damage. So on any file, what the analyzer gets
-// from it is what libotf2 gives.
+// time, and never past the file's data. It stops with Irregular where a record cannot be
+// decoded from the file's bytes as libotf2 3.x decodes it (damage, a cut), and with
+// Unsupported where libotf2 would give the loader something else than the record (a calling
+// context's Enter becomes an Enter) or report an error that the loader takes as damage (an
+// attribute asked for in another type). The caller reads the location through libotf2 then,
+// except after Irregular in the file's last chunk: libotf2 would read the rest of that chunk
+// from memory that is not the file's (otf2_events.h).
 #pragma once
 
 #include <otf2/otf2.h>
@@ -32,7 +34,7 @@ struct WantedAttribute {
 
 class EventFileDecoder {
  public:
-  enum class Step { Record, End, Irregular };
+  enum class Step { Record, End, Irregular, Unsupported };
 
   // `definitions` and `wanted` must outlive the decoder.
   EventFileDecoder(const std::string& path, std::uint64_t chunk_size,
@@ -52,6 +54,7 @@ class EventFileDecoder {
   bool decode(std::uint8_t type, EventRecord& record);
   bool decode_singleton(std::uint8_t type, EventRecord& record);
   bool decode_other(std::uint8_t type, const std::uint8_t* fields, const std::uint8_t* end);
+  Step stopped() const { return unsupported_ ? Step::Unsupported : Step::Irregular; }
 
   ChunkedFile file_;
   const LocalDefinitions& defs_;
@@ -70,6 +73,7 @@ class EventFileDecoder {
   bool corrected_valid_ = false;
   std::uint64_t position_ = 0;
   std::vector<DecodedAttribute> attributes_;  // for the next event record
+  bool unsupported_ = false;                  // why the last decode failed: see Step::Unsupported
 };
 
 }  // namespace collwrap

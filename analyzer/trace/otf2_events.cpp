@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "definitions_file_check.h"
 #include "otf2_error_log.h"
 #include "otf2_event_decoder.h"
 #include "otf2_local_definitions.h"
@@ -656,10 +657,23 @@ std::string location_file(const EventLoadContext& context, const Location& loc,
 // mapping tables to the events read afterwards. The file is optional in OTF2: without it the
 // events are read without clock offsets. False when the file is there but damaged (OTF2
 // reports an error, or a read fails): the location's events cannot be trusted then.
-bool read_local_definitions(const EventLoadContext& context, const Location& loc,
-                            LocationReport& report) {
+bool read_local_definitions(const EventLoadContext& context, const StreamLimits& limits,
+                            const Location& loc, LocationReport& report) {
   const std::string file = location_file(context, loc, ".def");
   const std::string where = location_name(loc) + " (" + file + ")";
+  const auto damaged = [&](const std::string& why) {
+    report.messages.push_back(where + ": the local definitions are damaged (" + why +
+                              "); without its clock offsets and id mappings its events cannot "
+                              "be trusted and are left out");
+    return false;
+  };
+  // A record that runs past the file's data libotf2 would read from memory that is not the
+  // file's (definitions_file_check.h).
+  if (limits.decodable)
+    if (const std::string problem = check_definitions_file((context.archive / file).string(),
+                                                           limits.decodable->definitions);
+        !problem.empty())
+      return damaged(problem);
   Otf2ErrorLog otf2_errors;
   OTF2_ErrorCode status = OTF2_ERROR_INVALID_ARGUMENT;
   if (OTF2_DefReader* defs = OTF2_Reader_GetDefReader(context.reader, loc.otf2_id)) {
@@ -681,13 +695,8 @@ bool read_local_definitions(const EventLoadContext& context, const Location& loc
                               "applied");
     return true;
   }
-  report.messages.push_back(
-      where + ": the local definitions are damaged (" +
-      (otf2_errors.empty() ? std::string("OTF2: ") + OTF2_Error_GetDescription(status)
-                           : otf2_errors.summary()) +
-      "); without its clock offsets and id mappings its events cannot be trusted and are left "
-      "out");
-  return false;
+  return damaged(otf2_errors.empty() ? std::string("OTF2: ") + OTF2_Error_GetDescription(status)
+                                     : otf2_errors.summary());
 }
 
 }  // namespace
@@ -766,17 +775,21 @@ std::optional<LocationReport> decode_location(const EventLoadContext& context,
       counted = report.events;
     }
   }
-  // Irregular in the last chunk of a cut file: where the file's data ends. Anywhere else,
-  // damage that libotf2 judges.
-  const bool at_cut =
-      step == EventFileDecoder::Step::Irregular && limits.cut && decoder.in_last_chunk();
-  if (step == EventFileDecoder::Step::Irregular && !at_cut) return std::nullopt;
+  // Damage in a whole chunk is left to libotf2, which reads it from the file's bytes alone and
+  // names it; in the last chunk, where libotf2 would read on past the file's data, the stream
+  // ends at the record that cannot be decoded: the cut, in a file cut short.
+  using Step = EventFileDecoder::Step;
+  if (step == Step::Unsupported || (step == Step::Irregular && !decoder.in_last_chunk()))
+    return std::nullopt;
   if (records_read) records_read(report.events - counted);
+  const std::string next_record = "#" + std::to_string(decoder.records() + 1);
   conclude(context, limits, loc, loader,
-           at_cut ? "the event file is truncated: it ends inside the record after #" +
-                        std::to_string(decoder.records()) +
-                        ", which is left out; the records before it are kept"
-                  : "",
+           step != Step::Irregular ? ""
+           : limits.cut ? "the event file is truncated: it ends inside record " + next_record +
+                              ", which is left out; the records before it are kept"
+                        : "record " + next_record +
+                              " is damaged: it cannot be decoded from the file's data; it and the "
+                              "records after it are left out",
            report);
   return report;
 }
@@ -795,7 +808,7 @@ LocationReport read_location_with_libotf2(const EventLoadContext& context,
                                           const StreamLimits& limits, Location& loc,
                                           const RecordsRead& records_read) {
   LocationReport report;
-  if (!read_local_definitions(context, loc, report)) {
+  if (!read_local_definitions(context, limits, loc, report)) {
     report.missing = true;
     return report;
   }

@@ -7,9 +7,11 @@
 // reported, ends the stream like a truncation. Damaged local definitions (clock offsets, id
 // mappings) leave the location's events out: their times and references cannot be trusted.
 //
-// A complete event file is read by the analyzer's own decoder (otf2_event_decoder.h); where it
-// meets anything that libotf2 must judge, and for files cut short, the location is read again
-// through libotf2's reader, whose findings the damage messages report.
+// Event files are read by the analyzer's own decoder (otf2_event_decoder.h). Where it meets
+// damage in a whole chunk, or a record libotf2 would hand over differently, the location is
+// read again through libotf2's reader, whose findings the damage messages report; damage in
+// the last chunk, which libotf2 would read on past the file's data, and a cut, end the stream
+// at that record.
 #pragma once
 
 #include <otf2/otf2.h>

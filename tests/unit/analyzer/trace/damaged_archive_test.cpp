@@ -198,6 +198,37 @@ TEST(TruncatedArchive, KeepsEveryRecordBeforeTheCut) {
   EXPECT_EQ(read_trace(anchor).locations[1].calls(), all.calls());
 }
 
+// Damage in a complete file's last chunk, where libotf2 would read on past the file's data
+// into memory that is not the file's: the analyzer's decoder ends the stream at the damaged
+// record, the same way on every read.
+TEST(DamagedLastChunk, EndsTheStreamAtTheRecordThatCannotBeDecoded) {
+  ScratchDirectory dir;
+  const ExampleArchive example{.iterations = 50};
+  const std::string anchor = example.write(dir / "archive");
+  const Trace whole = read_trace(anchor);
+  const fs::path events = dir.path() / "archive" / "traces" / "1.evt";
+  std::string data = read_file(events);
+  ASSERT_LT(data.size(), example.chunk_size) << "one chunk, the last";
+  // The file ends with MPI_Finalize's Leave (type 13, a one-byte region), END_OF_FILE and
+  // END_OF_BUFFER. The Leave becomes a record of type 14 (MpiSend) whose length, 240, runs
+  // past the file's end.
+  const std::size_t leave = data.size() - 5;
+  ASSERT_EQ(data[leave], '\x0d');
+  ASSERT_EQ(data[leave + 1], '\x01');
+  data[leave] = '\x0e';
+  data[leave + 1] = '\xf0';
+  write_file(events, data);
+
+  const Trace t = read_trace(anchor);
+  EXPECT_TRUE(mentions(t.warnings.messages, "rank 1 thread 0 (traces/1.evt): record #"))
+      << ::testing::PrintToString(t.warnings.messages);
+  EXPECT_TRUE(mentions(t.warnings.messages, "cannot be decoded from the file's data"));
+  EXPECT_TRUE(mentions(t.warnings.messages, "the stream ends inside MPI_Finalize"));
+  EXPECT_EQ(t.locations[1].calls(), whole.locations[1].calls());
+  EXPECT_EQ(t.locations[1].call_enter, whole.locations[1].call_enter);
+  EXPECT_EQ(read_trace(anchor).warnings.messages, t.warnings.messages) << "the same every time";
+}
+
 // Random damage to each file of the archive: overwritten bytes, or a cut at a random place.
 // COLLWRAP_FUZZ_ITERATIONS sets the number of damaged copies per file (default 60).
 TEST(CorruptedArchive, RandomDamageIsReportedNeverFatal) {
