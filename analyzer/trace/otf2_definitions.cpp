@@ -340,7 +340,9 @@ void resolve_regions(const RawDefinitions& raw, Trace& trace, Definitions& defs)
     const std::string& name = raw.string(r.name);
     defs.region.set(r.ref, static_cast<std::uint32_t>(trace.regions.size()));
     const bool pgas = r.paradigm == OTF2_PARADIGM_SHMEM || r.paradigm == OTF2_PARADIGM_UPC;
-    defs.region_call.push_back(r.paradigm == OTF2_PARADIGM_MPI || pgas || has_mpi_prefix(name));
+    const bool mpi = !pgas && (r.paradigm == OTF2_PARADIGM_MPI || has_mpi_prefix(name));
+    defs.region_call.push_back(mpi || pgas);
+    defs.region_mpi.push_back(mpi);
     trace.regions.push_back(pgas ? classify_pgas_region(name) : classify_region(name));
     trace.regions.back().role = static_cast<RegionRole>(r.role);
   }

@@ -32,6 +32,7 @@ class RefIndex {
 struct Definitions {
   RefIndex region;                        // Region → Trace::regions
   std::vector<std::uint8_t> region_call;  // per Trace::regions: 1 if it makes a call (MPI)
+  std::vector<std::uint8_t> region_mpi;   // per Trace::regions: 1 for an MPI function
   RefIndex callsite;                      // CallingContext → Trace::callsites
   RefIndex comm;                          // Comm → Trace::comms
   RefIndex window;                        // RmaWin → Trace::comms (the window's communicator)

@@ -156,14 +156,21 @@ class EventLoader {
     }
     if (!ctx_.defs.region_call[region]) return;
     open_regions_.push_back(region);
-    if (open_regions_.size() > 1) return;  // nested inside an MPI call: part of that call
+    if (open_regions_.size() > 1) {
+      // Nested inside a call, as the calls MPI makes internally are when a tool records them:
+      // part of that call. Kept in case it never ends (split_after_lost_leave).
+      if (open_regions_.size() == 2)
+        nested_.push_back({time, time, callsite_context(attributes),
+                           static_cast<std::uint32_t>(loc_.ops()), region});
+      return;
+    }
     Location& l = loc_;
     if (l.call_enter.size() == l.call_enter.capacity()) reserve_calls(l, grown(l.calls()));
     open_call_ = static_cast<std::uint32_t>(l.calls());
     l.call_enter.push_back(time);
     l.call_leave.push_back(time);  // until its Leave arrives
     l.call_region.push_back(region);
-    l.call_callsite.push_back(callsite(attributes, region));
+    l.call_callsite.push_back(callsite(callsite_context(attributes), region));
     l.call_first_op.push_back(static_cast<std::uint32_t>(l.ops()));
     if (std::int32_t level; pcontrol_level(attributes, level))
       l.pcontrol.push_back({open_call_, level});
@@ -183,9 +190,11 @@ class EventLoader {
     }
     if (open_regions_.back() != region) ++unmatched_leaves_;
     open_regions_.pop_back();
+    if (open_regions_.size() == 1 && !nested_.empty()) nested_.back().leave = time;
     if (open_regions_.empty()) {
       loc_.call_leave[open_call_] = time;
       open_call_ = kNone;
+      nested_.clear();
     }
   }
 
@@ -338,6 +347,9 @@ class EventLoader {
 
   // Closes what the stream left open and writes the report's messages.
   void finish() {
+    if (open_call_ != kNone && !nested_.empty() &&
+        ctx_.defs.region_mpi[loc_.call_region[open_call_]])
+      split_after_lost_leave();
     if (open_call_ != kNone) {
       report_.unclosed_calls = 1;
       loc_.call_leave[open_call_] = last_time_;
@@ -401,17 +413,62 @@ class EventLoader {
     return time;
   }
 
-  // The call site of an Enter of `region`: its CallSite attribute or, without one, the call
-  // site of the previous Enter of the same region on this location. The tracer writes the
-  // attribute only when a region's call site changes (README, "Trace format").
-  std::uint32_t callsite(const RecordAttributes& attributes, std::uint32_t region) {
-    if (region >= last_site_.size()) last_site_.resize(ctx_.defs.region_call.size(), kNone);
+  // The calling context of an Enter's CallSite attribute, if it has one.
+  std::optional<std::uint32_t> callsite_context(const RecordAttributes& attributes) const {
     std::uint32_t context = 0;
     if (ctx_.defs.callsite_attribute != OTF2_UNDEFINED_ATTRIBUTE &&
-        attributes.calling_context(ctx_.defs.callsite_attribute, context)) {
-      last_site_[region] = ctx_.defs.callsite[context];
-    }
+        attributes.calling_context(ctx_.defs.callsite_attribute, context))
+      return context;
+    return std::nullopt;
+  }
+
+  // The call site of an Enter of `region`: its CallSite attribute's or, without one, the call
+  // site of the previous Enter of the same region on this location. The tracer writes the
+  // attribute only when a region's call site changes (README, "Trace format").
+  std::uint32_t callsite(std::optional<std::uint32_t> context, std::uint32_t region) {
+    if (region >= last_site_.size()) last_site_.resize(ctx_.defs.region_call.size(), kNone);
+    if (context) last_site_[region] = ctx_.defs.callsite[*context];
     return last_site_[region];
+  }
+
+  // The stream ends inside an MPI call that holds other MPI calls. A tracer on MPI's profiling
+  // interface records no MPI call inside another (the library's own calls go to PMPI_), so the
+  // open call's Leave was lost, a damaged record: left open, it would hold every later call of
+  // the stream, with waits counted once per collective inside it. It ends where the first call
+  // inside it began, and those calls become calls of their own, each with the ops after its
+  // Enter (a tool that records MPI's internal calls, cut short inside one, is split too).
+  void split_after_lost_leave() {
+    Location& l = loc_;
+    const std::uint32_t outer = open_call_;
+    const std::uint32_t first_moved = nested_.front().first_op;
+    const auto end_op = static_cast<std::uint32_t>(l.ops());
+    std::vector<TimeNs> times(end_op - first_moved);  // before the ops' calls change
+    for (std::uint32_t op = first_moved; op < end_op; ++op) times[op - first_moved] = l.op_time(op);
+    l.call_leave[outer] = nested_.front().enter;
+    l.call_first_op.pop_back();  // the outer call's end, now its first nested call's start
+    for (const NestedCall& n : nested_) {
+      if (l.call_enter.size() == l.call_enter.capacity()) reserve_calls(l, grown(l.calls()));
+      l.call_first_op.push_back(n.first_op);
+      l.call_enter.push_back(n.enter);
+      l.call_leave.push_back(n.leave);
+      l.call_region.push_back(n.region);
+      l.call_callsite.push_back(callsite(n.context, n.region));
+    }
+    l.call_first_op.push_back(end_op);
+    for (auto call = outer + 1; call < l.calls(); ++call)
+      for (std::uint32_t op = l.call_first_op[call]; op < l.call_first_op[call + 1]; ++op) {
+        l.op_call[op] = call;
+        l.set_op_time(op, times[op - first_moved]);
+      }
+    report_.messages.push_back(where() + ": " + ctx_.regions[l.call_region[outer]].name +
+                               " has no Leave (a damaged record): it ends where the next MPI "
+                               "call begins, and the " +
+                               std::to_string(nested_.size()) +
+                               " calls after it are calls of "
+                               "their own");
+    // Whether the stream ends inside the last of them.
+    open_call_ = open_regions_.size() > 1 ? static_cast<std::uint32_t>(l.calls() - 1) : kNone;
+    nested_.clear();
   }
 
   // The PcontrolLevel attribute of an Enter of MPI_Pcontrol, when it has one.
@@ -429,6 +486,14 @@ class EventLoader {
   std::uint32_t open_call_ = kNone;
   TimeNs last_time_ = std::numeric_limits<TimeNs>::min();
   std::uint64_t unmatched_leaves_ = 0;
+  // The calls directly inside the open call, while it is open (see split_after_lost_leave).
+  struct NestedCall {
+    TimeNs enter, leave;
+    std::optional<std::uint32_t> context;  // of its CallSite attribute
+    std::uint32_t first_op;
+    std::uint32_t region;
+  };
+  std::vector<NestedCall> nested_;
   std::uint64_t unknown_refs_ = 0;
   std::uint64_t backward_steps_ = 0;
 };

@@ -263,7 +263,7 @@ TEST(TraceReader, UnclosedCallsAndOpsOutsideCallsAreReported) {
   const auto recv = a.region("MPI_Recv");
   a.location(0).send(5, 1, a.world(), 0, 8);  // outside any call
   a.location(0).enter(10, recv);
-  a.location(0).enter(20, a.region("MPI_Comm_rank"));  // nested, also left open
+  a.location(0).collective_begin(20);  // the last timestamp
   a.location(1).enter(10, recv);
   a.location(1).leave(90, recv);
   a.close();
@@ -278,6 +278,47 @@ TEST(TraceReader, UnclosedCallsAndOpsOutsideCallsAreReported) {
     return m.find("rank 0 thread 0") != std::string::npos &&
            m.find("ends inside MPI_Recv") != std::string::npos;
   }));
+}
+
+// A tracer on MPI's profiling interface records no MPI call inside another: a stream that ends
+// inside an MPI call holding others lost that call's Leave. The call ends where the next
+// begins, rather than holding every later call of the stream.
+TEST(TraceReader, AnMpiCallThatNeverEndsAroundOthersLostItsLeave) {
+  ScratchDirectory dir;
+  SyntheticArchive a(dir / "archive", {.ranks = 2});
+  const auto init = a.region("MPI_Init");
+  const auto barrier = a.region("MPI_Barrier");
+  LocationStream& r0 = a.location(0);
+  r0.enter(10, init);  // its Leave lost
+  for (std::uint64_t t = 100; t < 400; t += 100) {
+    r0.enter(t, barrier);
+    r0.collective_begin(t);
+    r0.collective_end(t + 50, OTF2_COLLECTIVE_OP_BARRIER, a.world(), OTF2_UNDEFINED_UINT32, 0, 0);
+    r0.leave(t + 50, barrier);
+  }
+  r0.enter(500, barrier);  // the stream ends inside this one
+  a.location(1).enter(10, init);
+  a.location(1).leave(20, init);
+  a.close();
+  const Trace t = read_trace(a.anchor());
+  const Location& l = t.locations[0];
+  ASSERT_EQ(l.calls(), 5u);
+  EXPECT_EQ(l.call_leave[0] - l.call_enter[0], 90) << "MPI_Init ends at the next Enter";
+  for (std::uint32_t c = 1; c < 4; ++c) {
+    EXPECT_EQ(l.call_leave[c] - l.call_enter[c], 50);
+    ASSERT_EQ(l.call_first_op[c + 1] - l.call_first_op[c], 1u) << "each barrier its own op";
+    EXPECT_EQ(l.op_call[l.call_first_op[c]], c);
+    EXPECT_EQ(l.op_time(l.call_first_op[c]), l.call_enter[c] + 50);
+  }
+  EXPECT_EQ(l.call_leave[4], l.call_enter[4]) << "closed at the last timestamp";
+  EXPECT_EQ(t.warnings.unclosed_calls, 1u);
+  const auto mentions = [&](const std::string& text) {
+    return std::any_of(t.warnings.messages.begin(), t.warnings.messages.end(),
+                       [&](const std::string& m) { return m.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(mentions("rank 0 thread 0: MPI_Init has no Leave"));
+  EXPECT_TRUE(mentions("the 4 calls after it are calls of their own"));
+  EXPECT_TRUE(mentions("ends inside MPI_Barrier"));
 }
 
 }  // namespace
