@@ -561,11 +561,12 @@ OTF2_CallbackCode on_collective_begin(OTF2_LocationRef, OTF2_TimeStamp t, std::u
   return deliver(d, {.type = type, .time = t, .position = pos});
 }
 
-OTF2_CallbackCode on_nbc_complete(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
-                                  OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_CommRef comm,
-                                  std::uint32_t root, std::uint64_t sent, std::uint64_t received,
-                                  std::uint64_t request) {
-  return deliver(d, {.type = Otf2Record::NbcComplete,
+template <Otf2Record type>
+OTF2_CallbackCode on_collective_complete(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos,
+                                         void* d, OTF2_AttributeList*, OTF2_CollectiveOp op,
+                                         OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent,
+                                         std::uint64_t received, std::uint64_t request) {
+  return deliver(d, {.type = type,
                      .time = t,
                      .position = pos,
                      .ref = comm,
@@ -576,18 +577,13 @@ OTF2_CallbackCode on_nbc_complete(OTF2_LocationRef, OTF2_TimeStamp t, std::uint6
                      .id = request});
 }
 
-OTF2_CallbackCode on_collective_end(OTF2_LocationRef, OTF2_TimeStamp t, std::uint64_t pos, void* d,
-                                    OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_CommRef comm,
-                                    std::uint32_t root, std::uint64_t sent,
+// A blocking collective's end: a nonblocking one's completion without a request.
+OTF2_CallbackCode on_collective_end(OTF2_LocationRef l, OTF2_TimeStamp t, std::uint64_t pos,
+                                    void* d, OTF2_AttributeList* a, OTF2_CollectiveOp op,
+                                    OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent,
                                     std::uint64_t received) {
-  return deliver(d, {.type = Otf2Record::MpiCollectiveEnd,
-                     .time = t,
-                     .position = pos,
-                     .ref = comm,
-                     .rank = root,
-                     .code = op,
-                     .bytes = sent,
-                     .bytes_received = received});
+  return on_collective_complete<Otf2Record::MpiCollectiveEnd>(l, t, pos, d, a, op, comm, root, sent,
+                                                              received, 0);
 }
 
 template <Otf2Record type>
@@ -687,7 +683,8 @@ OTF2_EvtReaderCallbacks* event_callbacks() {
                                                         on_collective_begin<R::MpiCollectiveBegin>);
   OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_collective_end);
   OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, on_request<R::NbcRequest>);
-  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, on_nbc_complete);
+  OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(
+      cb, on_collective_complete<R::NbcComplete>);
   OTF2_EvtReaderCallbacks_SetRmaPutCallback(cb, on_rma_transfer<R::RmaPut>);
   OTF2_EvtReaderCallbacks_SetRmaGetCallback(cb, on_rma_transfer<R::RmaGet>);
   OTF2_EvtReaderCallbacks_SetRmaAtomicCallback(cb, on_rma_atomic);
