@@ -26,7 +26,7 @@
 namespace collwrap {
 
 // An attribute the loader reads, in the type it reads it as. Asked for in another type,
-// libotf2 reports an error: a record that has it in another type is Irregular.
+// libotf2 reports an error: a record that has it in another type is Unsupported.
 struct WantedAttribute {
   OTF2_AttributeRef id;
   OTF2_Type type;
