@@ -25,6 +25,7 @@ class ChunkedFile {
   const std::uint8_t* begin() const { return buffer_.get(); }
   const std::uint8_t* end() const { return buffer_.get() + bytes_; }
   bool big_endian() const { return big_endian_; }
+  std::uint64_t chunk() const { return chunk_; }  // the chunk read last
   // Whether the chunk read last is the file's last.
   bool is_last_chunk() const { return (chunk_ + 1) * chunk_size_ >= file_bytes_; }
   std::uint64_t chunk_size() const { return chunk_size_; }

@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "otf2_buffer_format.h"
-#include "otf2_chunked_file.h"
+#include "definitions_file_check.h"
 
 namespace collwrap {
 
@@ -114,32 +113,17 @@ bool read_clock_offset(FieldReader f, LocalDefinitions& defs) {
 std::optional<LocalDefinitions> read_local_definitions_file(const std::string& path,
                                                             std::uint64_t chunk_size) {
   ChunkedFile file(path, chunk_size);
-  std::uint64_t chunk = 0;
-  if (!file.load(chunk)) return std::nullopt;
   LocalDefinitions defs;
   std::uint16_t kinds_seen = 0;
-  const std::uint8_t* p = file.begin() + kChunkHeaderBytes;
-  for (;;) {
-    if (p >= file.end()) return std::nullopt;
-    const std::uint8_t type = *p++;
-    if (type == kEndOfFile) return defs;
-    if (type == kEndOfChunk) {
-      if (!file.load(++chunk)) return std::nullopt;
-      p = file.begin() + kChunkHeaderBytes;
-      continue;
-    }
-    std::uint64_t length = 0;
-    if (!read_record_length(p, file.end(), file.big_endian(), length)) return std::nullopt;
-    const FieldReader fields{p, p + length, file.big_endian()};
-    if (type == kMappingTable) {
-      if (!read_mapping_table(fields, defs, kinds_seen)) return std::nullopt;
-    } else if (type == kClockOffset) {
-      if (!read_clock_offset(fields, defs)) return std::nullopt;
-    } else {
-      return std::nullopt;  // a record libotf2 would read with its own rules
-    }
-    p += length;
-  }
+  const std::uint8_t* end_of_file = nullptr;
+  const auto read = [&](std::uint8_t type, FieldReader fields) {
+    if (type == kMappingTable) return read_mapping_table(fields, defs, kinds_seen);
+    if (type == kClockOffset) return read_clock_offset(fields, defs);
+    return false;  // a record libotf2 would read with its own rules
+  };
+  if (!file.is_open() || !walk_definition_records(file, read, end_of_file).empty())
+    return std::nullopt;
+  return defs;
 }
 
 }  // namespace collwrap
