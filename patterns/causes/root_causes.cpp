@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 
 #include "critical_path_share.h"
 #include "delay_costs.h"
@@ -100,13 +101,20 @@ class CauseFinder {
     for (const Candidate& c : most_costly(imbalances(per_location))) chosen.push_back(c);
 
     // Each root cause and what-if question is answered by a replay with some segments
-    // changed. The replays run kReplayLanes to a pass, which costs less time than replaying
-    // them one by one on as many threads, at the memory of as many replays. So passes run side
-    // by side on a thread per kReplayLanes threads, each with its own buffers.
+    // changed. Each replay holds a table of Enters (8 bytes per call); kReplayLanes tables are
+    // held per kReplayLanes threads, the memory of the tables freed before. Replays in one
+    // pass share the work of finding the next call, so on one thread they run kReplayLanes to
+    // a pass; on more, the same tables serve as many passes of one replay side by side, which
+    // take more CPU time but end sooner (a fifth to a tenth of the root-cause analysis's wall
+    // time on the recorded archives of tests/perf/analyzer, with two threads).
     const std::size_t causes = chosen.size(), questions = causes + options_.what_ifs.size();
     result.root_causes.resize(causes);
     result.what_ifs.resize(options_.what_ifs.size());
-    const std::size_t passes = (questions + kReplayLanes - 1) / kReplayLanes;
+    const unsigned cores = worker_count(threads_, std::numeric_limits<std::size_t>::max());
+    const unsigned tables = kReplayLanes * std::max<unsigned>(1, cores / kReplayLanes);
+    const unsigned side_by_side = std::min(tables, worker_count(threads_, questions));
+    const std::size_t lanes_per_pass = std::min<std::size_t>(kReplayLanes, tables / side_by_side);
+    const std::size_t passes = (questions + lanes_per_pass - 1) / lanes_per_pass;
     // Question q's result, from the end of its replay.
     const auto finish = [&](std::size_t q, TimeNs end) {
       if (q < causes)
@@ -114,15 +122,13 @@ class CauseFinder {
       else
         answer(result.what_ifs[q - causes], end);
     };
-    const unsigned side_by_side =
-        std::max<unsigned>(1, worker_count(threads_, passes * kReplayLanes) / kReplayLanes);
     replays_.resize(worker_count(side_by_side, passes));
     parallel_for(passes, side_by_side, [&](std::size_t pass, unsigned worker) {
       ScaledReplay& replay = replays_[worker];
       std::array<std::size_t, kReplayLanes> asked{};  // the question of each lane
       std::size_t lanes = 0;
-      const std::size_t last = std::min(questions, (pass + 1) * kReplayLanes);
-      for (std::size_t q = pass * kReplayLanes; q < last; ++q) {
+      const std::size_t last = std::min(questions, (pass + 1) * lanes_per_pass);
+      for (std::size_t q = pass * lanes_per_pass; q < last; ++q) {
         std::vector<ScaledSegment>& changed = replay.changed[lanes];
         changed.clear();
         bool replayed;

@@ -33,9 +33,9 @@ class CauseFinder;
 // calls, op_kind, op_peer and the definitions.
 //
 // `threads`: the cores it may use (0: one per core); the result does not depend on it. The
-// what-if replays run two to a pass (replay_ends), a pass per two threads, so that they hold
-// the Enters of one replay per thread (8 bytes per call each) and the lists of the segments
-// their questions change.
+// what-if replays hold the Enters of two replays per two threads, and of two on one (8 bytes
+// per call each), and the lists of the segments their questions change: on one thread both
+// run in one pass (replay_ends), on more each on a thread of its own.
 class RootCauseAnalysis {
  public:
   RootCauseAnalysis(const Trace& trace, const Matching& matching, const CauseOptions& options,

@@ -1,6 +1,8 @@
 // What-if questions: parsing, matching call sites, and the replayed gain.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "root_causes.h"
 #include "synthetic_runs.h"
 
@@ -45,6 +47,32 @@ TEST(WhatIf, ReplaysTheRunWithTheSegmentScaled) {
   EXPECT_NEAR(c.what_ifs[0].runtime_s, 140e-9, 1e-15);
   // Rank 1's segment before its send is already empty: nothing to gain.
   EXPECT_NEAR(c.what_ifs[1].gain_s, 0, 1e-15);
+}
+
+// The replays of the root causes and questions run two to a pass on one thread and one per
+// thread on more; every answer is the same on any number.
+TEST(WhatIf, AnswersAreTheSameOnAnyNumberOfThreads) {
+  const TracedRun run(moving_imbalance());
+  CauseOptions options;
+  options.what_ifs = {parse_what_if("rank=0,segment=sync.c:10,scale=0.5"),
+                      parse_what_if("rank=2,segment=sync.c:10,scale=0"),
+                      parse_what_if("segment=sync.c:10,scale=0.25")};
+  const CauseAnalysis one = find_root_causes(run.trace, run.matching, options, 1);
+  ASSERT_GE(one.root_causes.size() + one.what_ifs.size(), 5u);  // an odd number of replays
+  std::set<double> gains;
+  for (const WhatIfResult& w : one.what_ifs) gains.insert(w.gain_s);
+  ASSERT_EQ(gains.size(), one.what_ifs.size());  // the questions' replays differ
+  for (const unsigned threads : {2u, 3u, 4u, 7u}) {
+    const CauseAnalysis c = find_root_causes(run.trace, run.matching, options, threads);
+    ASSERT_EQ(c.root_causes.size(), one.root_causes.size()) << threads;
+    for (std::size_t i = 0; i < c.root_causes.size(); ++i) {
+      EXPECT_EQ(c.root_causes[i].rank, one.root_causes[i].rank) << threads << " threads, " << i;
+      EXPECT_EQ(c.root_causes[i].gain_s, one.root_causes[i].gain_s) << threads << " threads, " << i;
+    }
+    ASSERT_EQ(c.what_ifs.size(), one.what_ifs.size());
+    for (std::size_t i = 0; i < c.what_ifs.size(); ++i)
+      EXPECT_EQ(c.what_ifs[i].runtime_s, one.what_ifs[i].runtime_s) << threads << " threads, " << i;
+  }
 }
 
 }  // namespace
