@@ -105,8 +105,8 @@ class CauseFinder {
     // held per kReplayLanes threads, the memory of the tables freed before. Replays in one
     // pass share the work of finding the next call, so on one thread they run kReplayLanes to
     // a pass; on more, the same tables serve as many passes of one replay side by side, which
-    // take more CPU time but end sooner (a fifth to a tenth of the root-cause analysis's wall
-    // time on the recorded archives of tests/perf/analyzer, with two threads).
+    // take more CPU time but end sooner (3-12 % of the whole analysis's wall time on the
+    // recorded archives of tests/perf/analyzer, with two threads).
     const std::size_t causes = chosen.size(), questions = causes + options_.what_ifs.size();
     result.root_causes.resize(causes);
     result.what_ifs.resize(options_.what_ifs.size());

@@ -58,7 +58,7 @@ TEST(WhatIf, AnswersAreTheSameOnAnyNumberOfThreads) {
                       parse_what_if("rank=2,segment=sync.c:10,scale=0"),
                       parse_what_if("segment=sync.c:10,scale=0.25")};
   const CauseAnalysis one = find_root_causes(run.trace, run.matching, options, 1);
-  ASSERT_GE(one.root_causes.size() + one.what_ifs.size(), 5u);  // an odd number of replays
+  ASSERT_GE(one.root_causes.size() + one.what_ifs.size(), 5u);  // more than 2 or 4 threads run
   std::set<double> gains;
   for (const WhatIfResult& w : one.what_ifs) gains.insert(w.gain_s);
   ASSERT_EQ(gains.size(), one.what_ifs.size());  // the questions' replays differ
