@@ -1,0 +1,142 @@
+#include "ghost_location.h"
+
+#include <cstring>
+#include <stdexcept>
+#include <type_traits>
+
+namespace collwrap {
+namespace {
+
+template <class T>
+void put_value(std::vector<char>& bytes, const T& value) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  const auto* p = reinterpret_cast<const char*>(&value);
+  bytes.insert(bytes.end(), p, p + sizeof value);
+}
+
+template <class T>
+void put_vector(std::vector<char>& bytes, const std::vector<T>& v) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  put_value(bytes, std::uint64_t{v.size()});
+  const auto* p = reinterpret_cast<const char*>(v.data());
+  bytes.insert(bytes.end(), p, p + v.size() * sizeof(T));
+}
+
+class ByteReader {
+ public:
+  explicit ByteReader(std::span<const char> bytes) : bytes_(bytes) {}
+  bool done() const { return at_ == bytes_.size(); }
+
+  template <class T>
+  void get_value(T& value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    std::memcpy(&value, take(sizeof value), sizeof value);
+  }
+  template <class T>
+  void get_vector(std::vector<T>& v) {
+    std::uint64_t size = 0;
+    get_value(size);
+    if (size > (bytes_.size() - at_) / sizeof(T)) throw_truncated();
+    v.resize(size);
+    std::memcpy(v.data(), take(size * sizeof(T)), size * sizeof(T));
+  }
+
+ private:
+  const char* take(std::size_t n) {
+    if (n > bytes_.size() - at_) throw_truncated();
+    const char* p = bytes_.data() + at_;
+    at_ += n;
+    return p;
+  }
+  [[noreturn]] static void throw_truncated() {
+    throw std::runtime_error("the ghost locations sent by another process end early");
+  }
+
+  std::span<const char> bytes_;
+  std::size_t at_ = 0;
+};
+
+// What identifies a location, as one trivially copyable record.
+struct Identity {
+  std::uint32_t location;
+  std::int32_t rank, thread;
+  std::uint32_t node;
+  std::uint64_t otf2_id;
+};
+
+}  // namespace
+
+GhostLocation extract_ghost(const Location& original, std::span<const std::uint32_t> ops) {
+  GhostLocation g;
+  Location& e = g.events;
+  e.rank = original.rank;
+  e.thread = original.thread;
+  e.node = original.node;
+  e.otf2_id = original.otf2_id;
+  const bool requests = !original.op_request.empty();
+  for (const std::uint32_t op : ops) {
+    // Ops are in call order (each call's ops are one range), so a call starts where the
+    // previous op's ends.
+    const std::uint32_t call = original.op_call[op];
+    if (g.origin_call.empty() || g.origin_call.back() != call) {
+      if (!g.origin_call.empty()) e.call_first_op.push_back(static_cast<std::uint32_t>(e.ops()));
+      g.origin_call.push_back(call);
+      e.call_enter.push_back(original.call_enter[call]);
+      e.call_leave.push_back(original.call_leave[call]);
+      e.call_region.push_back(original.call_region[call]);
+      e.call_callsite.push_back(original.call_callsite[call]);
+    }
+    const auto ghost_op = static_cast<std::uint32_t>(e.ops());
+    g.origin_op.push_back(op);
+    e.op_kind.push_back(original.op_kind[op]);
+    e.op_coll.push_back(original.op_coll[op]);
+    // The offset is from the call's Enter, which the copy keeps.
+    e.op_time_offset.push_back(original.op_time_offset[op]);
+    if (original.op_time_offset[op] == kWideTime)
+      e.op_wide_time.append(ghost_op, original.op_wide_time.of(op, original.ops()));
+    e.op_call.push_back(static_cast<std::uint32_t>(g.origin_call.size() - 1));
+    e.op_peer.push_back(original.op_peer[op]);
+    e.op_comm.push_back(original.op_comm[op]);
+    e.op_tag.push_back(original.op_tag[op]);
+    e.op_bytes_sent.push_back(0);
+    e.set_bytes_sent(ghost_op, original.bytes_sent(op));
+    if (requests) e.op_request.push_back(original.op_request[op]);
+    e.op_bytes_received.append(ghost_op, original.bytes_received(op));
+  }
+  if (!g.origin_call.empty()) e.call_first_op.push_back(static_cast<std::uint32_t>(e.ops()));
+  return g;
+}
+
+void append_ghost(std::vector<char>& bytes, std::uint32_t location, const GhostLocation& ghost) {
+  const Location& e = ghost.events;
+  put_value(bytes, Identity{location, e.rank, e.thread, e.node, e.otf2_id});
+  const auto put = [&bytes](const auto& column) { put_vector(bytes, column); };
+  for_each_call_column(e, put);
+  for_each_op_column(e, put);
+  put_vector(bytes, ghost.origin_call);
+  put_vector(bytes, ghost.origin_op);
+}
+
+std::vector<ReceivedGhost> read_ghosts(std::span<const char> bytes) {
+  std::vector<ReceivedGhost> ghosts;
+  ByteReader reader(bytes);
+  while (!reader.done()) {
+    ReceivedGhost& r = ghosts.emplace_back();
+    Identity id{};
+    reader.get_value(id);
+    r.location = id.location;
+    Location& e = r.ghost.events;
+    e.rank = id.rank;
+    e.thread = id.thread;
+    e.node = id.node;
+    e.otf2_id = id.otf2_id;
+    const auto get = [&reader](auto& column) { reader.get_vector(column); };
+    for_each_call_column(e, get);
+    for_each_op_column(e, get);
+    reader.get_vector(r.ghost.origin_call);
+    reader.get_vector(r.ghost.origin_op);
+  }
+  return ghosts;
+}
+
+}  // namespace collwrap

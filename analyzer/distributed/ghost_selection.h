@@ -1,0 +1,31 @@
+// Which ops of a location one analyzer process holds the others need as ghosts.
+//
+// When the processes of a job divide an archive's locations (split_locations), each holds its
+// share in full and, of every other location, only the ops its own locations' matching reads:
+//   - both endpoints of every message whose (communicator, sender, receiver, tag) key has a
+//     rank it holds a location of, as sender or receiver (a rank's threads may be held by
+//     several processes: each needs the others' endpoints of the keys they share);
+//   - every member of every collective on a communicator with a member rank it holds;
+//   - the request records that post or complete those (IsendComplete, RequestCancelled,
+//     IrecvRequest, NbcRequest).
+// With them, match_trace on its partial trace pairs each of its own sends, receives and
+// collective members exactly as on the whole trace (partial_trace.h). One-sided records are
+// not selected yet.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "matching.h"
+#include "process_map.h"
+
+namespace collwrap {
+
+// For each process, the ops of `location` (held by map.holder(location)) it needs, ascending;
+// empty for the holder itself and for processes that need none. `links`: the location's
+// request pairs (link_requests; Matching::partner_of).
+std::vector<std::vector<std::uint32_t>> select_ghost_ops(const Trace& trace, const Matching& links,
+                                                         std::uint32_t location,
+                                                         const ProcessMap& map);
+
+}  // namespace collwrap
