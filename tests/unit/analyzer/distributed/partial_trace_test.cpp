@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "catalog.h"
 #include "ghost_selection.h"
 #include "request_linkage.h"
 #include "trace_builder.h"
@@ -31,56 +32,75 @@ Trace varied_trace() {
   const std::uint32_t pair = b.comm({0, 2}, "pair");
   const std::uint32_t upper = b.comm({1, 2, 3}, "upper");
   std::uint64_t request = 1;
+  // Deterministic offsets in [0, 100), so that some senders and some receivers are late.
+  unsigned seed = 12345;
+  const auto jitter = [&seed] {
+    seed = seed * 1103515245u + 12345u;
+    return static_cast<TimeNs>((seed >> 16) % 100);
+  };
   for (int step = 0; step < 12; ++step) {
-    const TimeNs t0 = 1000 * step;
+    const TimeNs t0 = 10000 * step;
     const int sender = step % kThreads, receiver = (step + 1) % kThreads, tag = step % 3;
-    const std::uint64_t bytes = 8 + step;
+    const std::uint64_t bytes = step % 5 == 0 ? 1 << 20 : 8 + step;  // some above any eager limit
     for (int r = 0; r < kRanks; ++r) {
       const int to = (r + 1) % kRanks;
+      const TimeNs s = t0 + jitter(), v = t0 + jitter();  // send and receive begin
       if ((step + r) % 2 == 0) {
-        b.send(b.call(r, "MPI_Send", t0 + 10, t0 + 20, "v.c", 10, sender), to, tag, bytes);
+        b.send(b.call(r, "MPI_Send", s, std::max(s, v) + 20, "v.c", 10, sender), to, tag, bytes);
       } else {
         const std::uint64_t id = request++;
-        b.isend(b.call(r, "MPI_Isend", t0 + 10, t0 + 12, "v.c", 11, sender), to, tag, bytes, id);
-        b.isend_complete(b.call(r, "MPI_Wait", t0 + 30, t0 + 40, "v.c", 12, sender), id);
+        b.isend(b.call(r, "MPI_Isend", s, s + 2, "v.c", 11, sender), to, tag, bytes, id);
+        b.isend_complete(b.call(r, "MPI_Wait", s + 10 + jitter(), v + 150, "v.c", 12, sender), id);
       }
       if (step % 3 == 0) {
-        b.recv(b.call(to, "MPI_Recv", t0 + 50, t0 + 60, "v.c", 20, receiver), r, tag, bytes);
+        b.recv(b.call(to, "MPI_Recv", v, std::max(s, v) + 30, "v.c", 20, receiver), r, tag, bytes);
       } else {
         const std::uint64_t id = request++;
-        b.irecv_request(b.call(to, "MPI_Irecv", t0 + 50, t0 + 52, "v.c", 21, receiver), id);
-        b.irecv(b.call(to, "MPI_Wait", t0 + 60, t0 + 70, "v.c", 22, receiver), r, tag, bytes, id);
+        b.irecv_request(b.call(to, "MPI_Irecv", v, v + 2, "v.c", 21, receiver), id);
+        b.irecv(b.call(to, "MPI_Wait", v + 5 + jitter(), std::max(s, v) + 140, "v.c", 22, receiver),
+                r, tag, bytes, id);
       }
     }
     if (step % 4 == 1) {
-      b.send(b.call(0, "MPI_Send", t0 + 100, t0 + 110, "v.c", 30, sender), 2, 5, 16, pair);
-      b.recv(b.call(2, "MPI_Recv", t0 + 120, t0 + 130, "v.c", 31, receiver), 0, 5, 16, pair);
+      const TimeNs s = t0 + 1000 + jitter(), v = t0 + 1000 + jitter();
+      b.send(b.call(0, "MPI_Send", s, std::max(s, v) + 10, "v.c", 30, sender), 2, 5, 16, pair);
+      b.recv(b.call(2, "MPI_Recv", v, std::max(s, v) + 15, "v.c", 31, receiver), 0, 5, 16, pair);
     }
     if (step % 3 == 2) {
       for (int r = 0; r < kRanks; ++r)
-        b.collective(b.call(r, "MPI_Allreduce", t0 + 200 + 5 * r, t0 + 250, "v.c", 40),
-                     CollOp::Allreduce, 0, kNoWorldRank, 8, 8);
+        b.collective(
+            b.call(r, "MPI_Allreduce", t0 + 2000 + jitter(), t0 + 2150 + jitter(), "v.c", 40),
+            CollOp::Allreduce, 0, kNoWorldRank, 8, 8);
+      for (int r = 0; r < kRanks; ++r)
+        b.collective(b.call(r, "MPI_Reduce", t0 + 2500 + jitter(), t0 + 2650, "v.c", 43),
+                     CollOp::Reduce, 0, 1, r == 1 ? 0 : 8, r == 1 ? 32 : 0);
       for (int r = 1; r < kRanks; ++r)
-        b.collective(b.call(r, "MPI_Bcast", t0 + 300 + r, t0 + 350, "v.c", 41, 1), CollOp::Bcast,
-                     upper, 2, r == 2 ? 64 : 0, r == 2 ? 0 : 64);
+        b.collective(b.call(r, "MPI_Bcast", t0 + 3000 + jitter(), t0 + 3150, "v.c", 41, 1),
+                     CollOp::Bcast, upper, 2, r == 2 ? 64 : 0, r == 2 ? 0 : 64);
     }
+    if (step % 3 == 1)
+      for (int r = 0; r < kRanks; ++r)
+        b.collective(
+            b.call(r, "MPI_Barrier", t0 + 2000 + jitter(), t0 + 2150 + jitter(), "v.c", 42),
+            CollOp::Barrier);
     if (step % 4 == 3) {
       for (int r = 0; r < kRanks; ++r) {
         const std::uint64_t id = request++;
-        b.nbc_request(b.call(r, "MPI_Ibarrier", t0 + 400, t0 + 405, "v.c", 50, 1), id);
-        b.nbc_complete(b.call(r, "MPI_Wait", t0 + 450 + r, t0 + 460, "v.c", 51, 1), CollOp::Barrier,
-                       id);
+        const TimeNs post = t0 + 4000 + jitter();
+        b.nbc_request(b.call(r, "MPI_Ibarrier", post, post + 5, "v.c", 50, 1), id);
+        b.nbc_complete(b.call(r, "MPI_Wait", t0 + 4100 + jitter(), t0 + 4250, "v.c", 51, 1),
+                       CollOp::Barrier, id);
       }
     }
     if (step == 5) {
       const std::uint64_t id = request++;
-      b.isend(b.call(3, "MPI_Isend", t0 + 500, t0 + 501, "v.c", 60), 0, 9, 4, id);
-      b.request_cancelled(b.call(3, "MPI_Wait", t0 + 510, t0 + 520, "v.c", 61), id);
+      b.isend(b.call(3, "MPI_Isend", t0 + 5000, t0 + 5001, "v.c", 60), 0, 9, 4, id);
+      b.request_cancelled(b.call(3, "MPI_Wait", t0 + 5010, t0 + 5020, "v.c", 61), id);
       // Sent again on the same key: the receive takes this one, not the cancelled one.
-      b.send(b.call(3, "MPI_Send", t0 + 530, t0 + 540, "v.c", 62), 0, 9, 4);
-      b.recv(b.call(0, "MPI_Recv", t0 + 530, t0 + 550, "v.c", 63), 3, 9, 4);
+      b.send(b.call(3, "MPI_Send", t0 + 5060, t0 + 5070, "v.c", 62), 0, 9, 4);
+      b.recv(b.call(0, "MPI_Recv", t0 + 5030, t0 + 5080, "v.c", 63), 3, 9, 4);
     }
-    if (step == 7) b.send(b.call(1, "MPI_Send", t0 + 600, t0 + 610, "v.c", 70, 1), 3, 42, 4);
+    if (step == 7) b.send(b.call(1, "MPI_Send", t0 + 6000, t0 + 6010, "v.c", 70, 1), 3, 42, 4);
   }
   return b.finish();
 }
@@ -241,6 +261,58 @@ TEST(PartialTrace, GhostBytesCutShortAreAnError) {
   ASSERT_GT(bytes.size(), 16u);
   EXPECT_EQ(read_ghosts(bytes).size(), 4u);
   EXPECT_THROW(read_ghosts(std::span(bytes).first(bytes.size() - 3)), std::runtime_error);
+}
+
+// Every instance a rule reports at a location, as the set the rule gives.
+class InstanceSet : public InstanceSink {
+ public:
+  using Entry = std::tuple<std::uint32_t, std::uint32_t, TimeNs, std::vector<Peer>, std::uint32_t,
+                           std::uint8_t, std::uint8_t, TimeNs, TimeNs>;
+  // `at`: when given, only instances at the locations it holds.
+  explicit InstanceSet(const PartialTrace* at = nullptr) : at_(at) {}
+  void add(const Instance& i) override {
+    if (at_ && !at_->holds(i.loc)) return;
+    entries.insert({i.loc, i.call, i.idle, std::vector<Peer>(i.peers.begin(), i.peers.end()),
+                    i.detail.related_call, static_cast<std::uint8_t>(i.detail.send_mode),
+                    static_cast<std::uint8_t>(i.detail.order), i.detail.optimal_distance,
+                    i.detail.actual_distance});
+  }
+  std::set<Entry> entries;
+
+ private:
+  const PartialTrace* at_;
+};
+
+TEST(PartialTrace, MessageAndCollectiveRulesFindAtHeldLocationsWhatTheyFindOnTheWholeTrace) {
+  // The rules that read, beyond a process's own locations, only the partners of its messages
+  // and collectives: what ghosts hold.
+  const Trace whole = varied_trace();
+  const Matching serial = match_trace(whole, 1);
+  const RuleOptions options;
+  for (const std::string_view id :
+       {"late_sender", "late_receiver", "early_wait", "wait_at_barrier", "barrier_completion",
+        "wait_at_nxn", "nxn_completion", "late_broadcast", "early_reduce"}) {
+    SCOPED_TRACE(std::string(id));
+    const Pattern* rule = *std::find_if(kPatternCatalog.begin(), kPatternCatalog.end(),
+                                        [&](const Pattern* p) { return p->id == id; });
+    InstanceSet whole_instances;
+    rule->find({whole, serial, options}, whole_instances);
+    EXPECT_FALSE(whole_instances.entries.empty()) << "the trace has none to compare";
+    for (unsigned processes = 2; processes <= whole.locations.size(); ++processes) {
+      const std::vector<LocationRange> shares =
+          split_locations(events_per_location(whole), processes);
+      for (unsigned self = 0; self < processes; ++self) {
+        const PartialTrace part = partial_trace(whole, shares, self);
+        const Matching matching = match_trace(part.trace, 1);
+        InstanceSet found(&part);
+        rule->find({part.trace, matching, options}, found);
+        std::set<InstanceSet::Entry> expected;
+        for (const InstanceSet::Entry& e : whole_instances.entries)
+          if (part.holds(std::get<0>(e))) expected.insert(e);
+        EXPECT_EQ(found.entries, expected) << "process " << self << " of " << processes;
+      }
+    }
+  }
 }
 
 }  // namespace
