@@ -81,7 +81,8 @@ class Streams {
 // Each location's collectives in call order: a blocking one at its CollectiveEnd, a
 // nonblocking one at its NbcRequest (with comm and op from the NbcComplete that closed it).
 std::vector<Participation> collect_participations(const Trace& trace, const Matching& m,
-                                                  Streams& streams, std::uint64_t& invalid) {
+                                                  Streams& streams, const LocationRange& counted,
+                                                  std::uint64_t& invalid) {
   std::vector<Participation> out;
   out.reserve(count_ops(trace, {OpKind::CollectiveEnd, OpKind::NbcRequest}));
   for (std::uint32_t li = 0; li < trace.locations.size(); ++li) {
@@ -104,7 +105,7 @@ std::vector<Participation> collect_participations(const Trace& trace, const Matc
       }
       const std::uint32_t stream = streams.number(l.op_comm[member], l.rank);
       if (stream == kNone) {
-        ++invalid;
+        invalid += counted.contains(li);
         continue;
       }
       out.push_back({li, member, start, stream});
@@ -135,10 +136,11 @@ std::uint64_t count_violations(const Trace& trace, const CollectiveInstance& ins
 
 }  // namespace
 
-void match_collectives(const Trace& trace, Matching& m, MatchCounts& counts) {
+void match_collectives(const Trace& trace, Matching& m, MatchCounts& counts,
+                       const LocationRange& counted) {
   Streams streams(trace);
   const std::vector<Participation> parts =
-      collect_participations(trace, m, streams, counts.invalid_ops);
+      collect_participations(trace, m, streams, counted, counts.invalid_ops);
   const std::vector<Stream>& all = streams.all();
   const KeyGroups groups = group_by_key(
       parts, all.size(), [](const Participation& p) { return p.stream; },
@@ -201,9 +203,11 @@ void match_collectives(const Trace& trace, Matching& m, MatchCounts& counts) {
         m.members.push_back(p->member_op());
         m.starts.push_back(p->start_op());
       }
-      counts.incomplete_collectives += !inst.complete;
-      counts.mismatched_collectives += mismatched;
-      counts.clock_violations += count_violations(trace, inst, moves_data, members);
+      if (counted.contains(head.loc)) {
+        counts.incomplete_collectives += !inst.complete;
+        counts.mismatched_collectives += mismatched;
+        counts.clock_violations += count_violations(trace, inst, moves_data, members);
+      }
       m.collectives.push_back(inst);
     }
     first = last;

@@ -12,7 +12,9 @@ namespace collwrap {
 // Needs matching.request_partner (link_requests). Fills collectives, members and starts, and
 // counts into `counts` incomplete and mismatched instances, invalid ops, and members that left
 // before a member they depend on had entered (clock violations, see collective_family).
-// Touches no other part of `matching`, so that it can run beside match_messages.
-void match_collectives(const Trace& trace, Matching& matching, MatchCounts& counts);
+// Touches no other part of `matching`, so that it can run beside match_messages. Counts only
+// invalid ops at the `counted` locations and instances whose first member is there.
+void match_collectives(const Trace& trace, Matching& matching, MatchCounts& counts,
+                       const LocationRange& counted = {});
 
 }  // namespace collwrap

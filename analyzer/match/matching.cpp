@@ -19,16 +19,17 @@ MatchCounts& MatchCounts::operator+=(const MatchCounts& other) {
   return *this;
 }
 
-Matching match_trace(const Trace& trace, unsigned threads) {
+Matching match_trace(const Trace& trace, unsigned threads, const LocationRange& counted) {
   Matching matching;
-  link_requests(trace, matching, threads);  // both matchers order nonblocking ops by their post
+  link_requests(trace, matching, threads,
+                counted);  // both matchers order nonblocking ops by their post
   MatchCounts collective_counts;
   // The two matchers fill disjoint parts of the matching; with one thread they run in turn.
   parallel_for(2, threads, [&](std::size_t task) {
     if (task == 0)
-      match_messages(trace, matching, matching.counts, threads);
+      match_messages(trace, matching, matching.counts, threads, counted);
     else
-      match_collectives(trace, matching, collective_counts);
+      match_collectives(trace, matching, collective_counts, counted);
   });
   matching.counts += collective_counts;
   return matching;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "location_shares.h"
 #include "trace_model.h"
 
 namespace collwrap {
@@ -86,7 +87,12 @@ struct Matching {
 };
 
 // `threads`: how many cores matching may use (0: one per core). The result does not depend on it.
-Matching match_trace(const Trace& trace, unsigned threads = 0);
+// `counted`: the locations whose counts are taken (an analyzer process of a job counts at the
+// locations it holds, so that the counts of all processes add up to the whole trace's):
+// unmatched sends, receives and requests and invalid ops where they are; messages and their
+// clock violations at the receive; collective instances and their violations at their first
+// member (in rank-in-communicator order).
+Matching match_trace(const Trace& trace, unsigned threads = 0, const LocationRange& counted = {});
 
 // The op that completed a message's send: the IsendComplete of a nonblocking send (invalid if
 // it never completed), the send itself for a blocking one.

@@ -52,7 +52,7 @@ bool valid_p2p(const Location& l, std::uint32_t op, std::size_t comms) {
 }
 
 // Visits the sends in post order per location as send(loc, op, key), and each send whose peer
-// or communicator is unknown as invalid(). Cancelled nonblocking sends never happened.
+// or communicator is unknown as invalid(loc). Cancelled nonblocking sends never happened.
 template <class Visit, class Invalid>
 void for_each_send(const Trace& trace, const Matching& m, Visit&& send, Invalid&& invalid) {
   for (std::uint32_t li = 0; li < trace.locations.size(); ++li) {
@@ -63,7 +63,7 @@ void for_each_send(const Trace& trace, const Matching& m, Visit&& send, Invalid&
       const std::uint32_t done = kind == OpKind::Send ? op : m.partner_of(li, op);
       if (done != kNone && l.op_kind[done] == OpKind::RequestCancelled) continue;
       if (!valid_p2p(l, op, trace.comms.size())) {
-        invalid();
+        invalid(li);
         continue;
       }
       send(li, op, MessageKey{l.op_comm[op], l.rank, l.op_peer[op], l.op_tag[op]});
@@ -96,7 +96,7 @@ void for_each_receive(const Trace& trace, const Matching& m, Visit&& receive, In
           continue;
       }
       if (!valid_p2p(l, recv, trace.comms.size())) {
-        invalid();
+        invalid(li);
         continue;
       }
       receive(li, recv, MessageKey{l.op_comm[recv], l.op_peer[recv], l.rank, l.op_tag[recv]});
@@ -125,10 +125,10 @@ struct KeyTally {
 };
 
 // First scan of one side: numbers its keys in the order they first come and tallies them;
-// marks the locations that have endpoints.
+// marks the locations that have endpoints and counts the invalid ones at `counted` locations.
 template <class ForEach>
-std::vector<KeyTally> tally_side(ForEach for_each, KeyNumbers& keys, std::uint64_t& invalid,
-                                 std::vector<std::uint8_t>& has_endpoints) {
+std::vector<KeyTally> tally_side(ForEach for_each, KeyNumbers& keys, const LocationRange& counted,
+                                 std::uint64_t& invalid, std::vector<std::uint8_t>& has_endpoints) {
   std::vector<KeyTally> tallies;
   for_each(
       [&](std::uint32_t loc, std::uint32_t, const MessageKey& key) {
@@ -137,25 +137,32 @@ std::vector<KeyTally> tally_side(ForEach for_each, KeyNumbers& keys, std::uint64
         tallies[k].add(loc);
         has_endpoints[loc] = 1;
       },
-      [&] { ++invalid; });
+      [&](std::uint32_t loc) { invalid += counted.contains(loc); });
   return tallies;
 }
 
 // Second scan of one side: the i-th endpoint of key k (in recorded order, or for a mixed key
 // in time_of order) takes part in message first_message[k] + i if i < matched[k];
-// place(message, loc, op) records it there.
+// place(message, loc, op) records it there. Returns how many endpoints at `counted` locations
+// have no message.
 template <class ForEach, class TimeOf, class Place>
-void place_side(ForEach for_each, const KeyNumbers& keys, const std::vector<KeyTally>& tallies,
-                const std::vector<std::uint32_t>& first_message,
-                const std::vector<std::uint32_t>& matched, TimeOf time_of, Place place) {
+std::uint64_t place_side(ForEach for_each, const KeyNumbers& keys,
+                         const std::vector<KeyTally>& tallies,
+                         const std::vector<std::uint32_t>& first_message,
+                         const std::vector<std::uint32_t>& matched, const LocationRange& counted,
+                         TimeOf time_of, Place place) {
   std::vector<std::uint32_t> ordinal(keys.size(), 0);
   struct Entry {  // an endpoint of a mixed key, placed once its key's order is known
     std::uint32_t key, loc, op;
   };
   std::vector<Entry> mixed;
+  std::uint64_t unmatched = 0;
   const auto take = [&](std::uint32_t k, std::uint32_t loc, std::uint32_t op) {
     const std::uint32_t i = ordinal[k]++;
-    if (i < matched[k]) place(first_message[k] + i, loc, op);
+    if (i < matched[k])
+      place(first_message[k] + i, loc, op);
+    else
+      unmatched += counted.contains(loc);
   };
   for_each(
       [&](std::uint32_t loc, std::uint32_t op, const MessageKey& key) {
@@ -165,17 +172,19 @@ void place_side(ForEach for_each, const KeyNumbers& keys, const std::vector<KeyT
         else
           take(k, loc, op);
       },
-      [] {});
-  if (mixed.empty()) return;
+      [](std::uint32_t) {});
+  if (mixed.empty()) return unmatched;
   const KeyGroups groups = group_by_key(
       mixed, keys.size(), [](const Entry& e) { return e.key; },
       [](const Entry& e) { return e.loc; }, [&](const Entry& e) { return time_of(e.loc, e.op); });
   for (const std::uint32_t i : groups.index) take(mixed[i].key, mixed[i].loc, mixed[i].op);
+  return unmatched;
 }
 
 }  // namespace
 
-void match_messages(const Trace& trace, Matching& m, MatchCounts& counts, unsigned threads) {
+void match_messages(const Trace& trace, Matching& m, MatchCounts& counts, unsigned threads,
+                    const LocationRange& counted) {
   // Two scans over the ops, with nothing kept per endpoint in between: the first numbers the
   // keys and counts each key's sends and receives, so that every matched message's place is
   // known (the messages of key 0, then of key 1, …); the second puts each endpoint in its
@@ -193,9 +202,9 @@ void match_messages(const Trace& trace, Matching& m, MatchCounts& counts, unsign
   std::vector<std::uint8_t> has_sends(locations, 0), has_receives(locations, 0);
   parallel_for(2, threads, [&](std::size_t task) {
     if (task == 0)
-      send_tallies = tally_side(sends, keys, counts.invalid_ops, has_sends);
+      send_tallies = tally_side(sends, keys, counted, counts.invalid_ops, has_sends);
     else
-      receive_tallies = tally_side(receives, receive_keys, invalid_receives, has_receives);
+      receive_tallies = tally_side(receives, receive_keys, counted, invalid_receives, has_receives);
   });
   counts.invalid_ops += invalid_receives;
   for (std::uint32_t k = 0; k < receive_keys.size(); ++k) keys.number(receive_keys.key(k));
@@ -210,8 +219,6 @@ void match_messages(const Trace& trace, Matching& m, MatchCounts& counts, unsign
   std::uint32_t messages = 0;
   for (std::size_t k = 0; k < keys.size(); ++k) {
     matched[k] = std::min(send_tallies[k].count, receive_tallies[k].count);
-    counts.unmatched_sends += send_tallies[k].count - matched[k];
-    counts.unmatched_receives += receive_tallies[k].count - matched[k];
     first_message[k] = messages;
     messages += matched[k];
   }
@@ -224,18 +231,19 @@ void match_messages(const Trace& trace, Matching& m, MatchCounts& counts, unsign
   m.messages.resize(messages);
 
   // The two sides write different members of each message and different ops' entries.
+  std::uint64_t unmatched_receives = 0;
   parallel_for(2, threads, [&](std::size_t task) {
     if (task == 0)
-      place_side(
-          sends, keys, send_tallies, first_message, matched,
+      counts.unmatched_sends += place_side(
+          sends, keys, send_tallies, first_message, matched, counted,
           [&](std::uint32_t loc, std::uint32_t op) { return trace.locations[loc].op_time(op); },
           [&](std::uint32_t message, std::uint32_t loc, std::uint32_t op) {
             m.messages[message].send = {loc, op};
             m.message_of_op[loc][op] = message;
           });
     else
-      place_side(
-          receives, keys, receive_tallies, first_message, matched,
+      unmatched_receives = place_side(
+          receives, keys, receive_tallies, first_message, matched, counted,
           [&](std::uint32_t loc, std::uint32_t op) {
             return trace.locations[loc].op_time(receive_post(m, loc, op));
           },
@@ -244,11 +252,15 @@ void match_messages(const Trace& trace, Matching& m, MatchCounts& counts, unsign
             m.message_of_op[loc][op] = message;
           });
   });
-  // Clock condition: a message cannot be received before it was sent.
-  for (const Message& msg : m.messages)
+  counts.unmatched_receives += unmatched_receives;
+  // Clock condition: a message cannot be received before it was sent. Messages count at
+  // their receive.
+  for (const Message& msg : m.messages) {
+    if (!counted.contains(msg.recv.loc)) continue;
+    ++counts.messages;
     counts.clock_violations += trace.locations[msg.recv.loc].op_time(msg.recv.op) <
                                trace.locations[msg.send.loc].op_time(msg.send.op);
-  counts.messages = m.messages.size();
+  }
 }
 
 }  // namespace collwrap

@@ -15,7 +15,9 @@ namespace collwrap {
 // run beside match_collectives. Scans the sends and the receives side by side on `threads`
 // threads; the result does not depend on their number. Beyond its results it keeps only a few
 // figures per key (no table per send or receive).
+// Counts only at the `counted` locations: unmatched and invalid endpoints where they are,
+// messages and their violations at the receive.
 void match_messages(const Trace& trace, Matching& matching, MatchCounts& counts,
-                    unsigned threads = 1);
+                    unsigned threads = 1, const LocationRange& counted = {});
 
 }  // namespace collwrap

@@ -31,7 +31,8 @@ bool is_completion(OpKind k) {
 
 }  // namespace
 
-void link_requests(const Trace& trace, Matching& matching, unsigned threads) {
+void link_requests(const Trace& trace, Matching& matching, unsigned threads,
+                   const LocationRange& counted) {
   matching.request_partner.resize(trace.locations.size());
   std::vector<std::uint64_t> unmatched(trace.locations.size(), 0);
   parallel_for(trace.locations.size(), threads, [&](std::size_t li) {
@@ -60,7 +61,8 @@ void link_requests(const Trace& trace, Matching& matching, unsigned threads) {
     }
     unmatched[li] += open.size();
   });
-  for (const std::uint64_t n : unmatched) matching.counts.unmatched_requests += n;
+  for (std::size_t li = 0; li < unmatched.size(); ++li)
+    if (counted.contains(li)) matching.counts.unmatched_requests += unmatched[li];
 }
 
 }  // namespace collwrap

@@ -10,7 +10,9 @@ namespace collwrap {
 
 // Fills matching.request_partner and counts matching.counts.unmatched_requests: completions
 // without a post, and posts never completed (a new post with the same id, or the stream's end).
-// Locations are independent: `threads` of them are linked at once (0: one per core).
-void link_requests(const Trace& trace, Matching& matching, unsigned threads);
+// Locations are independent: `threads` of them are linked at once (0: one per core). Counts
+// only at the `counted` locations.
+void link_requests(const Trace& trace, Matching& matching, unsigned threads,
+                   const LocationRange& counted = {});
 
 }  // namespace collwrap

@@ -102,6 +102,16 @@ Trace varied_trace() {
     }
     if (step == 7) b.send(b.call(1, "MPI_Send", t0 + 6000, t0 + 6010, "v.c", 70, 1), 3, 42, 4);
   }
+  // What the matching counts besides messages and instances: a receive nobody sends to, a
+  // send on a communicator the archive does not define, a completion of a request never
+  // posted, a barrier only one member of its communicator calls, and a message received before
+  // it was sent (a clock violation).
+  b.recv(b.call(2, "MPI_Recv", 150000, 150100, "v.c", 80, 1), 1, 77, 4);
+  b.send(b.call(1, "MPI_Send", 150000, 150010, "v.c", 81), 0, 1, 4, 999);
+  b.isend_complete(b.call(0, "MPI_Wait", 150000, 150010, "v.c", 82), 999999);
+  b.collective(b.call(0, "MPI_Barrier", 151000, 151100, "v.c", 83), CollOp::Barrier, pair);
+  b.send(b.call(2, "MPI_Send", 160000, 160010, "v.c", 84), 3, 88, 4);
+  b.recv(b.call(3, "MPI_Recv", 155000, 159000, "v.c", 85), 2, 88, 4);
   return b.finish();
 }
 
@@ -211,6 +221,35 @@ TEST(PartialTrace, EveryDivisionMatchesItsOwnLocationsAsTheWholeTrace) {
     for (unsigned self = 0; self < processes; ++self)
       expect_held_matching_as_whole(whole, shares, self);
   }
+}
+
+std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t,
+           std::uint64_t, std::uint64_t>
+figures(const MatchCounts& c) {
+  return {c.messages,           c.unmatched_sends,  c.unmatched_receives, c.incomplete_collectives,
+          c.unmatched_requests, c.clock_violations, c.invalid_ops,        c.mismatched_collectives};
+}
+
+TEST(PartialTrace, CountsAtHeldLocationsAddUpToTheWholeTracesCounts) {
+  const Trace whole = varied_trace();
+  const MatchCounts serial = match_trace(whole, 1).counts;
+  // Every count has something to count, or the test would not see it go wrong.
+  for (const std::uint64_t count :
+       {serial.messages, serial.unmatched_sends, serial.unmatched_receives,
+        serial.incomplete_collectives, serial.unmatched_requests, serial.clock_violations,
+        serial.invalid_ops})
+    EXPECT_GT(count, 0u);
+  const auto check = [&](const std::vector<LocationRange>& shares) {
+    MatchCounts sum;
+    for (unsigned self = 0; self < shares.size(); ++self) {
+      const PartialTrace part = partial_trace(whole, shares, self);
+      sum += match_trace(part.trace, 1, part.held).counts;
+    }
+    EXPECT_EQ(figures(sum), figures(serial)) << shares.size() << " processes";
+  };
+  for (unsigned processes = 1; processes <= whole.locations.size(); ++processes)
+    check(split_locations(events_per_location(whole), processes));
+  check({{0, 3}, {3, 5}, {5, 8}});  // rank 1's threads apart
 }
 
 TEST(PartialTrace, ARanksThreadsHeldApartShareTheirKeys) {
