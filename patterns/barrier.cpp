@@ -33,6 +33,7 @@ const Pattern kWaitAtBarrier{
         "Balance the work before the barrier across ranks, or remove the barrier if it is not "
         "needed for correctness (most are not: the data exchanges synchronize by themselves).",
     .find = find_wait_at_barrier,
+    .reach = RuleReach::Partners,
 };
 
 const Pattern kBarrierCompletion{
@@ -46,6 +47,7 @@ const Pattern kBarrierCompletion{
         "interrupts) "
         "and check the MPI library's barrier algorithm; remove the barrier if it is not needed.",
     .find = find_barrier_completion,
+    .reach = RuleReach::Partners,
 };
 
 }  // namespace collwrap

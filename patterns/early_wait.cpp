@@ -116,6 +116,7 @@ const Pattern kEarlyWait{
         "Move independent computation between the nonblocking call and its wait, so that the wait "
         "starts no earlier than the estimated optimal distance after the nonblocking call.",
     .find = find_early_wait,
+    .reach = RuleReach::Partners,
 };
 
 }  // namespace collwrap

@@ -14,6 +14,8 @@ struct SourceLocation {
   std::string function;    // MPI function, e.g. "MPI_Irecv"
   std::string file;        // as recorded; empty when unknown
   std::uint32_t line = 0;  // 0 when unknown
+
+  friend bool operator==(const SourceLocation&, const SourceLocation&) = default;
 };
 
 // The threads of each peer rank that a finding waited for, parallel to its peers: ascending,
@@ -26,6 +28,8 @@ struct InstanceSample {
   double wait_s = 0;
   std::vector<std::int32_t> peers;  // world ranks, ascending
   PeerThreads peer_threads;         // parallel to peers
+
+  friend bool operator==(const InstanceSample&, const InstanceSample&) = default;
 };
 
 // Pattern-specific facts; empty/unset when the pattern has none.
@@ -41,6 +45,8 @@ struct FindingDetails {
   std::uint64_t transfers = 0;
   std::uint64_t transfer_bytes = 0;
   std::uint64_t mean_pair_bytes = 0;
+
+  friend bool operator==(const FindingDetails&, const FindingDetails&) = default;
 };
 
 // One pattern at one call site on one rank and thread.
@@ -62,6 +68,8 @@ struct Finding {
   std::string recommendation;
   FindingDetails details;
   std::vector<InstanceSample> top_instances;  // worst first
+
+  friend bool operator==(const Finding&, const Finding&) = default;
 };
 
 }  // namespace collwrap

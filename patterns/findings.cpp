@@ -1,6 +1,7 @@
 #include "findings.h"
 
 #include <algorithm>
+#include <iterator>
 #include <span>
 #include <tuple>
 
@@ -111,11 +112,14 @@ Finding finding_of(const Trace& trace, const FindingStats& stats) {
   return f;
 }
 
-// Worst first; ties in a fixed order so that reports are reproducible.
+// Worst first; ties in an order that does not depend on the order the findings were made in,
+// so that reports are reproducible and the same however the trace was divided.
 void sort_findings(std::vector<Finding>& findings) {
   std::sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-    return std::tie(b.wait_time_s, a.pattern, a.rank, a.thread, a.file, a.line) <
-           std::tie(a.wait_time_s, b.pattern, b.rank, b.thread, b.file, b.line);
+    return std::tie(b.wait_time_s, a.pattern, a.rank, a.thread, a.file, a.line, a.function,
+                    a.mpi_function, b.occurrences, b.max_wait_s) <
+           std::tie(a.wait_time_s, b.pattern, b.rank, b.thread, b.file, b.line, b.function,
+                    b.mpi_function, a.occurrences, a.max_wait_s);
   });
 }
 
@@ -129,14 +133,25 @@ Findings find_findings(const Trace& trace, const Matching& matching,
   for (std::size_t i = 0; i < rules; ++i) aggregators.emplace_back(trace, settings.top_instances);
   std::vector<std::uint64_t> dropped(rules, 0);
   parallel_for(rules, threads, [&](std::size_t i) {
-    dropped[i] = run_patterns(trace, matching, settings.rules,
-                              std::span(settings.patterns).subspan(i, 1), aggregators[i]);
+    dropped[i] =
+        run_patterns(trace, matching, settings.rules, std::span(settings.patterns).subspan(i, 1),
+                     aggregators[i], settings.at);
   });
   Findings out;
   for (std::size_t i = 0; i < rules; ++i) {
     out.instances_below_min_wait += dropped[i];
     for (const FindingStats& stats : aggregators[i].findings())
       out.findings.push_back(finding_of(trace, stats));
+  }
+  sort_findings(out.findings);
+  return out;
+}
+
+Findings merge_findings(std::vector<Findings> parts) {
+  Findings out;
+  for (Findings& part : parts) {
+    out.instances_below_min_wait += part.instances_below_min_wait;
+    std::move(part.findings.begin(), part.findings.end(), std::back_inserter(out.findings));
   }
   sort_findings(out.findings);
   return out;

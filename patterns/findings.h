@@ -16,6 +16,9 @@ struct FindingSettings {
   RuleOptions rules;
   std::vector<const Pattern*> patterns;  // which rules to run, catalog order
   std::size_t top_instances = 3;         // worst instances kept per finding
+  // The locations whose instances count: an analyzer process of a job finds at the locations
+  // it holds (distributed/), the others' instances are theirs.
+  LocationRange at = {};
 };
 
 struct Findings {
@@ -27,5 +30,10 @@ struct Findings {
 // and the findings are joined in catalog order, so the result does not depend on it.
 Findings find_findings(const Trace& trace, const Matching& matching,
                        const FindingSettings& settings, unsigned threads = 0);
+
+// The findings of several parts of one trace (processes that each found at their own
+// locations), as find_findings gives them for the whole: a finding belongs to one location, so
+// the parts' findings are disjoint and only their order is to be made.
+Findings merge_findings(std::vector<Findings> parts);
 
 }  // namespace collwrap

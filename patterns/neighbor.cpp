@@ -56,6 +56,7 @@ const Pattern kWaitAtNeighbor{
         "Balance the work before the exchange between this rank and the neighbors named, or "
         "start it with MPI_Ineighbor_… and do work that needs no halo data before MPI_Wait.",
     .find = find_wait_at_neighbor,
+    .reach = RuleReach::Partners,
 };
 
 }  // namespace collwrap

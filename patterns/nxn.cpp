@@ -35,6 +35,7 @@ const Pattern kWaitAtNxN{
         "form "
         "(MPI_Iallreduce …) and do independent work before MPI_Wait.",
     .find = find_wait_at_nxn,
+    .reach = RuleReach::Partners,
 };
 
 const Pattern kNxNCompletion{
@@ -49,6 +50,7 @@ const Pattern kNxNCompletion{
         "library's "
         "algorithm for this collective and message size.",
     .find = find_nxn_completion,
+    .reach = RuleReach::Partners,
 };
 
 }  // namespace collwrap

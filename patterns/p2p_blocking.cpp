@@ -81,6 +81,7 @@ const Pattern kLateSender{
         "Balance the work before the send on the sending rank, or receive with MPI_Irecv and do "
         "independent work before its MPI_Wait.",
     .find = find_late_sender,
+    .reach = RuleReach::Partners,
 };
 
 const Pattern kLateReceiver{
@@ -94,6 +95,7 @@ const Pattern kLateReceiver{
         "Post the receive earlier on the receiving rank (MPI_Irecv before the work), balance the "
         "work before it, or use a nonblocking send (MPI_Isend) and wait for it later.",
     .find = find_late_receiver,
+    .reach = RuleReach::Partners,
 };
 
 }  // namespace collwrap

@@ -70,6 +70,16 @@ struct RuleContext {
   const RuleOptions& options;
 };
 
+// What a rule reads besides the location it reports at, which says whether the processes of
+// a job that divide a trace's locations (distributed/) can each run it on their own share,
+// with the ghosts of the other locations that ghost_selection.h gives them.
+enum class RuleReach : std::uint8_t {
+  WholeTrace,  // anything: it runs where the whole trace is
+  // The other ends of the location's messages, the other members of its collectives, and the
+  // request records of both: what ghosts hold.
+  Partners,
+};
+
 // A pattern, declared in one place with everything a reader of the report needs. Its relation
 // to other patterns is data here, as PARENT is in Scalasca's pattern specifications, so that
 // every report derives its overlap notes and totals from it (see catalog.h).
@@ -85,6 +95,7 @@ struct Pattern {
   std::string_view related_role{};    // introduces InstanceDetail::related_call, or empty
   std::string_view recommendation{};  // what to change in the program
   void (*find)(const RuleContext& context, InstanceSink& sink) = nullptr;
+  RuleReach reach = RuleReach::WholeTrace;
 };
 
 }  // namespace collwrap

@@ -94,6 +94,7 @@ const Pattern kLateBroadcast{
         "Balance the work before the collective: the root arrives last. Move work off the root, or "
         "let the others do independent work first (MPI_Ibcast, then MPI_Wait later).",
     .find = find_late_broadcast,
+    .reach = RuleReach::Partners,
 };
 
 const Pattern kEarlyReduce{
@@ -108,6 +109,7 @@ const Pattern kEarlyReduce{
         "Balance the work of the senders, or give the root independent work before the collective "
         "(MPI_Ireduce/MPI_Igather, then MPI_Wait later).",
     .find = find_early_reduce,
+    .reach = RuleReach::Partners,
 };
 
 const Pattern kEarlyScan{
@@ -118,6 +120,7 @@ const Pattern kEarlyScan{
     .related_role = "Nonblocking collective started by",
     .recommendation = "Balance the work before the scan across ranks; the lower ranks arrive late.",
     .find = find_early_scan,
+    .reach = RuleReach::Partners,
 };
 
 }  // namespace collwrap

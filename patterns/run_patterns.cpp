@@ -3,11 +3,13 @@
 namespace collwrap {
 namespace {
 
-class MinWaitFilter : public InstanceSink {
+class InstanceFilter : public InstanceSink {
  public:
-  MinWaitFilter(TimeNs min_wait, InstanceSink& next) : min_wait_(min_wait), next_(next) {}
+  InstanceFilter(const LocationRange& at, TimeNs min_wait, InstanceSink& next)
+      : at_(at), min_wait_(min_wait), next_(next) {}
 
   void add(const Instance& instance) override {
+    if (!at_.contains(instance.loc)) return;
     if (instance.idle >= min_wait_ && instance.idle > 0)
       next_.add(instance);
     else
@@ -17,6 +19,7 @@ class MinWaitFilter : public InstanceSink {
   std::uint64_t dropped() const { return dropped_; }
 
  private:
+  LocationRange at_;
   TimeNs min_wait_;
   InstanceSink& next_;
   std::uint64_t dropped_ = 0;
@@ -25,9 +28,10 @@ class MinWaitFilter : public InstanceSink {
 }  // namespace
 
 std::uint64_t run_patterns(const Trace& trace, const Matching& matching, const RuleOptions& options,
-                           std::span<const Pattern* const> patterns, InstanceSink& sink) {
+                           std::span<const Pattern* const> patterns, InstanceSink& sink,
+                           const LocationRange& at) {
   const RuleContext context{trace, matching, options};
-  MinWaitFilter filter(options.min_wait, sink);
+  InstanceFilter filter(at, options.min_wait, sink);
   for (const Pattern* p : patterns) p->find(context, filter);
   return filter.dropped();
 }

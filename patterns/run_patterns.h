@@ -7,10 +7,11 @@
 
 namespace collwrap {
 
-// Every instance of the selected patterns with at least options.min_wait of idle time goes to
-// `sink` (Akopyan and Andreev, ISP RAS: instances below ε count as not occurring). Returns how many
-// were dropped.
+// Every instance of the selected patterns at the locations `at` with at least options.min_wait
+// of idle time goes to `sink` (Akopyan and Andreev, ISP RAS: instances below ε count as not
+// occurring). Returns how many were dropped for their idle time.
 std::uint64_t run_patterns(const Trace& trace, const Matching& matching, const RuleOptions& options,
-                           std::span<const Pattern* const> patterns, InstanceSink& sink);
+                           std::span<const Pattern* const> patterns, InstanceSink& sink,
+                           const LocationRange& at = {});
 
 }  // namespace collwrap

@@ -80,6 +80,7 @@ const Pattern kSendrecvCandidate{
         "Replace the MPI_Send/MPI_Recv pair (on both ranks) with one MPI_Sendrecv; the reported "
         "time is what overlapping the two transfers would save.",
     .find = find_sendrecv_candidate,
+    .reach = RuleReach::Partners,
 };
 
 }  // namespace collwrap

@@ -175,6 +175,7 @@ const Pattern kWrongOrder{
         "complete them with MPI_Waitany/MPI_Waitsome) so that messages that have arrived are "
         "handled while the late one is still on its way.",
     .find = find_wrong_order,
+    .reach = RuleReach::Partners,
 };
 
 }  // namespace collwrap

@@ -1,0 +1,71 @@
+// The findings of a divided trace: each process finds, on its partial trace, the findings of
+// the locations it holds and counts what its matching counts there; merged, they are the whole
+// trace's findings and counts, field by field, for every way of dividing the locations.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "catalog.h"
+#include "divided_trace.h"
+#include "findings.h"
+
+namespace collwrap {
+namespace {
+
+std::vector<const Pattern*> rules_that_read_partners() {
+  std::vector<const Pattern*> rules;
+  for (const Pattern* p : kPatternCatalog)
+    if (p->reach == RuleReach::Partners) rules.push_back(p);
+  return rules;
+}
+
+void expect_divided_findings_as_whole(const Trace& whole, const std::vector<LocationRange>& shares,
+                                      const RuleOptions& options) {
+  SCOPED_TRACE(std::to_string(shares.size()) + " processes");
+  const FindingSettings settings{options, rules_that_read_partners(), 3};
+  const Findings serial = find_findings(whole, match_trace(whole, 1), settings, 1);
+  ASSERT_FALSE(serial.findings.empty());
+  std::vector<Findings> parts;
+  for (unsigned self = 0; self < shares.size(); ++self) {
+    const PartialTrace part = partial_trace(whole, shares, self);
+    FindingSettings held = settings;
+    held.at = part.held;
+    parts.push_back(find_findings(part.trace, match_trace(part.trace, 1, part.held), held, 1));
+  }
+  const Findings merged = merge_findings(std::move(parts));
+  EXPECT_EQ(merged.instances_below_min_wait, serial.instances_below_min_wait);
+  ASSERT_EQ(merged.findings.size(), serial.findings.size());
+  for (std::size_t i = 0; i < serial.findings.size(); ++i)
+    EXPECT_TRUE(merged.findings[i] == serial.findings[i])
+        << "finding " << i << ": " << merged.findings[i].pattern << " on rank "
+        << merged.findings[i].rank << " line " << merged.findings[i].line << ", expected "
+        << serial.findings[i].pattern << " on rank " << serial.findings[i].rank << " line "
+        << serial.findings[i].line;
+}
+
+// The trace's waits are nanoseconds: every instance counts.
+RuleOptions every_instance() {
+  RuleOptions options;
+  options.min_wait = 0;
+  return options;
+}
+
+TEST(DividedFindings, MergedFromEveryDivisionTheyAreTheWholeTracesFindings) {
+  const Trace whole = varied_trace();
+  for (unsigned processes = 1; processes <= whole.locations.size(); ++processes)
+    expect_divided_findings_as_whole(whole, split_locations(events_per_location(whole), processes),
+                                     every_instance());
+  expect_divided_findings_as_whole(whole, {{0, 3}, {3, 5}, {5, 8}}, every_instance());
+}
+
+TEST(DividedFindings, InstancesBelowTheMinimumWaitCountOnceAtTheirLocation) {
+  const Trace whole = varied_trace();
+  RuleOptions options = every_instance();
+  options.min_wait = 50;
+  expect_divided_findings_as_whole(whole, split_locations(events_per_location(whole), 3), options);
+  const FindingSettings settings{options, rules_that_read_partners(), 3};
+  EXPECT_GT(find_findings(whole, match_trace(whole, 1), settings, 1).instances_below_min_wait, 0u);
+}
+
+}  // namespace
+}  // namespace collwrap

@@ -1,0 +1,156 @@
+#include "divided_trace.h"
+
+#include <algorithm>
+
+#include "ghost_selection.h"
+#include "request_linkage.h"
+#include "trace_builder.h"
+
+namespace collwrap {
+
+// Each step, one thread of every rank sends to the next rank, whose other thread receives it:
+// blocking or nonblocking on both ends, with three tags, so that both threads of a rank send on
+// one key (a mixed key). Besides: messages on a communicator of ranks 0 and 2; over the world
+// MPI_Allreduce, MPI_Reduce, MPI_Barrier, MPI_Scan, MPI_Ibarrier and an
+// MPI_Neighbor_allgather on a ring; an MPI_Bcast over ranks 1-3; a cancelled send followed by
+// one received on its key; a send nobody receives; and at the end the shapes below.
+Trace varied_trace() {
+  TraceBuilder b(kVariedRanks, kVariedThreads);
+  const std::uint32_t pair = b.comm({0, 2}, "pair");
+  const std::uint32_t upper = b.comm({1, 2, 3}, "upper");
+  const std::uint32_t ring = b.topology_comm({0, 1, 2, 3}, {{3, 1}, {0, 2}, {1, 3}, {2, 0}});
+  b.role("MPI_Neighbor_allgather", RegionRole::CollOther);
+  std::uint64_t request = 1;
+  // Deterministic offsets in [0, 100), so that some senders and some receivers are late.
+  unsigned seed = 12345;
+  const auto jitter = [&seed] {
+    seed = seed * 1103515245u + 12345u;
+    return static_cast<TimeNs>((seed >> 16) % 100);
+  };
+  for (int step = 0; step < 12; ++step) {
+    const TimeNs t0 = 10000 * step;
+    const int sender = step % kVariedThreads, receiver = (step + 1) % kVariedThreads,
+              tag = step % 3;
+    const std::uint64_t bytes = step % 5 == 0 ? 1 << 20 : 8 + step;  // some above any eager limit
+    for (int r = 0; r < kVariedRanks; ++r) {
+      const int to = (r + 1) % kVariedRanks;
+      const TimeNs s = t0 + jitter(), v = t0 + jitter();  // send and receive begin
+      if ((step + r) % 2 == 0) {
+        b.send(b.call(r, "MPI_Send", s, std::max(s, v) + 20, "v.c", 10, sender), to, tag, bytes);
+      } else {
+        const std::uint64_t id = request++;
+        b.isend(b.call(r, "MPI_Isend", s, s + 2, "v.c", 11, sender), to, tag, bytes, id);
+        b.isend_complete(b.call(r, "MPI_Wait", s + 10 + jitter(), v + 150, "v.c", 12, sender), id);
+      }
+      if (step % 3 == 0) {
+        b.recv(b.call(to, "MPI_Recv", v, std::max(s, v) + 30, "v.c", 20, receiver), r, tag, bytes);
+      } else {
+        const std::uint64_t id = request++;
+        b.irecv_request(b.call(to, "MPI_Irecv", v, v + 2, "v.c", 21, receiver), id);
+        b.irecv(b.call(to, "MPI_Wait", v + 5 + jitter(), std::max(s, v) + 140, "v.c", 22, receiver),
+                r, tag, bytes, id);
+      }
+    }
+    if (step % 4 == 1) {
+      const TimeNs s = t0 + 1000 + jitter(), v = t0 + 1000 + jitter();
+      b.send(b.call(0, "MPI_Send", s, std::max(s, v) + 10, "v.c", 30, sender), 2, 5, 16, pair);
+      b.recv(b.call(2, "MPI_Recv", v, std::max(s, v) + 15, "v.c", 31, receiver), 0, 5, 16, pair);
+    }
+    if (step % 3 == 2) {
+      for (int r = 0; r < kVariedRanks; ++r)
+        b.collective(
+            b.call(r, "MPI_Allreduce", t0 + 2000 + jitter(), t0 + 2150 + jitter(), "v.c", 40),
+            CollOp::Allreduce, 0, kNoWorldRank, 8, 8);
+      for (int r = 0; r < kVariedRanks; ++r)
+        b.collective(b.call(r, "MPI_Reduce", t0 + 2500 + jitter(), t0 + 2650, "v.c", 43),
+                     CollOp::Reduce, 0, 1, r == 1 ? 0 : 8, r == 1 ? 32 : 0);
+      for (int r = 1; r < kVariedRanks; ++r)
+        b.collective(b.call(r, "MPI_Bcast", t0 + 3000 + jitter(), t0 + 3150, "v.c", 41, 1),
+                     CollOp::Bcast, upper, 2, r == 2 ? 64 : 0, r == 2 ? 0 : 64);
+    }
+    if (step % 3 == 1)
+      for (int r = 0; r < kVariedRanks; ++r)
+        b.collective(
+            b.call(r, "MPI_Barrier", t0 + 2000 + jitter(), t0 + 2150 + jitter(), "v.c", 42),
+            CollOp::Barrier);
+    if (step % 4 == 0) {
+      for (int r = 0; r < kVariedRanks; ++r)
+        b.collective(b.call(r, "MPI_Scan", t0 + 3500 + jitter(), t0 + 3650, "v.c", 44),
+                     CollOp::Scan, 0, kNoWorldRank, 8, 8);
+      for (int r = 0; r < kVariedRanks; ++r)
+        b.collective(
+            b.call(r, "MPI_Neighbor_allgather", t0 + 3700 + jitter(), t0 + 3850, "v.c", 45, 1),
+            CollOp::Allgather, ring, kNoWorldRank, 8, 16);
+    }
+    if (step % 4 == 3) {
+      for (int r = 0; r < kVariedRanks; ++r) {
+        const std::uint64_t id = request++;
+        const TimeNs post = t0 + 4000 + jitter();
+        b.nbc_request(b.call(r, "MPI_Ibarrier", post, post + 5, "v.c", 50, 1), id);
+        b.nbc_complete(b.call(r, "MPI_Wait", t0 + 4100 + jitter(), t0 + 4250, "v.c", 51, 1),
+                       CollOp::Barrier, id);
+      }
+    }
+    if (step == 5) {
+      const std::uint64_t id = request++;
+      b.isend(b.call(3, "MPI_Isend", t0 + 5000, t0 + 5001, "v.c", 60), 0, 9, 4, id);
+      b.request_cancelled(b.call(3, "MPI_Wait", t0 + 5010, t0 + 5020, "v.c", 61), id);
+      // Sent again on the same key: the receive takes this one, not the cancelled one.
+      b.send(b.call(3, "MPI_Send", t0 + 5060, t0 + 5070, "v.c", 62), 0, 9, 4);
+      b.recv(b.call(0, "MPI_Recv", t0 + 5030, t0 + 5080, "v.c", 63), 3, 9, 4);
+    }
+    if (step == 7) b.send(b.call(1, "MPI_Send", t0 + 6000, t0 + 6010, "v.c", 70, 1), 3, 42, 4);
+  }
+  // What the matching counts besides messages and instances: a receive nobody sends to, a
+  // send on a communicator the archive does not define, a completion of a request never
+  // posted, a barrier only one member of its communicator calls, and a message received before
+  // it was sent (a clock violation).
+  b.recv(b.call(2, "MPI_Recv", 150000, 150100, "v.c", 80, 1), 1, 77, 4);
+  b.send(b.call(1, "MPI_Send", 150000, 150010, "v.c", 81), 0, 1, 4, 999);
+  b.isend_complete(b.call(0, "MPI_Wait", 150000, 150010, "v.c", 82), 999999);
+  b.collective(b.call(0, "MPI_Barrier", 151000, 151100, "v.c", 83), CollOp::Barrier, pair);
+  b.send(b.call(2, "MPI_Send", 160000, 160010, "v.c", 84), 3, 88, 4);
+  b.recv(b.call(3, "MPI_Recv", 155000, 159000, "v.c", 85), 2, 88, 4);
+  // Ranks 0 and 1 exchange with a send and a receive back to back (MPI_Sendrecv would do), and
+  // rank 2 waits for rank 3's late message while rank 0's had already arrived (wrong order).
+  b.send(b.call(0, "MPI_Send", 165000, 165020, "v.c", 86), 1, 89, 4);
+  b.recv(b.call(0, "MPI_Recv", 165025, 165100, "v.c", 87), 1, 89, 4);
+  b.recv(b.call(1, "MPI_Recv", 165000, 165030, "v.c", 86), 0, 89, 4);
+  b.send(b.call(1, "MPI_Send", 165035, 165050, "v.c", 87), 0, 89, 4);
+  b.send(b.call(0, "MPI_Send", 168000, 168010, "v.c", 88), 2, 91, 4);
+  b.recv(b.call(2, "MPI_Recv", 170000, 175000, "v.c", 89), 3, 90, 4);
+  b.send(b.call(3, "MPI_Send", 174000, 174010, "v.c", 90), 2, 90, 4);
+  b.recv(b.call(2, "MPI_Recv", 175100, 175200, "v.c", 91), 0, 91, 4);
+  return b.finish();
+}
+
+std::vector<std::uint64_t> events_per_location(const Trace& trace) {
+  std::vector<std::uint64_t> events;
+  for (const Location& l : trace.locations) events.push_back(2 * l.calls() + l.ops());
+  return events;
+}
+
+PartialTrace partial_trace(const Trace& whole, const std::vector<LocationRange>& shares,
+                           unsigned self) {
+  const ProcessMap map(whole, shares);
+  Matching links;
+  link_requests(whole, links, 1);
+  PartialTrace part{whole, shares[self], {}, {}};
+  for (std::size_t l = 0; l < whole.locations.size(); ++l) {
+    if (part.holds(static_cast<std::uint32_t>(l))) continue;
+    Location& other = part.trace.locations[l];
+    Location identity;  // what every process knows of a location from the definitions
+    identity.rank = other.rank;
+    identity.thread = other.thread;
+    identity.node = other.node;
+    other = std::move(identity);
+  }
+  for (unsigned p = 0; p < shares.size(); ++p) {
+    if (p == self) continue;
+    const std::vector<char> bytes = pack_ghosts(whole, links, shares[p], map).at(self);
+    for (ReceivedGhost& g : read_ghosts(bytes)) part.install(std::move(g));
+  }
+  return part;
+}
+
+}  // namespace collwrap
