@@ -1,60 +1,9 @@
 #include "ghost_location.h"
 
-#include <cstring>
-#include <stdexcept>
-#include <type_traits>
+#include "byte_stream.h"
 
 namespace collwrap {
 namespace {
-
-template <class T>
-void put_value(std::vector<char>& bytes, const T& value) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  const auto* p = reinterpret_cast<const char*>(&value);
-  bytes.insert(bytes.end(), p, p + sizeof value);
-}
-
-template <class T>
-void put_vector(std::vector<char>& bytes, const std::vector<T>& v) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  put_value(bytes, std::uint64_t{v.size()});
-  const auto* p = reinterpret_cast<const char*>(v.data());
-  bytes.insert(bytes.end(), p, p + v.size() * sizeof(T));
-}
-
-class ByteReader {
- public:
-  explicit ByteReader(std::span<const char> bytes) : bytes_(bytes) {}
-  bool done() const { return at_ == bytes_.size(); }
-
-  template <class T>
-  void get_value(T& value) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    std::memcpy(&value, take(sizeof value), sizeof value);
-  }
-  template <class T>
-  void get_vector(std::vector<T>& v) {
-    std::uint64_t size = 0;
-    get_value(size);
-    if (size > (bytes_.size() - at_) / sizeof(T)) throw_truncated();
-    v.resize(size);
-    std::memcpy(v.data(), take(size * sizeof(T)), size * sizeof(T));
-  }
-
- private:
-  const char* take(std::size_t n) {
-    if (n > bytes_.size() - at_) throw_truncated();
-    const char* p = bytes_.data() + at_;
-    at_ += n;
-    return p;
-  }
-  [[noreturn]] static void throw_truncated() {
-    throw std::runtime_error("the ghost locations sent by another process end early");
-  }
-
-  std::span<const char> bytes_;
-  std::size_t at_ = 0;
-};
 
 // What identifies a location, as one trivially copyable record.
 struct Identity {
@@ -109,21 +58,22 @@ GhostLocation extract_ghost(const Location& original, std::span<const std::uint3
 
 void append_ghost(std::vector<char>& bytes, std::uint32_t location, const GhostLocation& ghost) {
   const Location& e = ghost.events;
-  put_value(bytes, Identity{location, e.rank, e.thread, e.node, e.otf2_id});
-  const auto put = [&bytes](const auto& column) { put_vector(bytes, column); };
+  ByteWriter out(bytes);
+  out.put(Identity{location, e.rank, e.thread, e.node, e.otf2_id});
+  const auto put = [&out](const auto& column) { out.put_vector(column); };
   for_each_call_column(e, put);
   for_each_op_column(e, put);
-  put_vector(bytes, ghost.origin_call);
-  put_vector(bytes, ghost.origin_op);
+  out.put_vector(ghost.origin_call);
+  out.put_vector(ghost.origin_op);
 }
 
 std::vector<ReceivedGhost> read_ghosts(std::span<const char> bytes) {
   std::vector<ReceivedGhost> ghosts;
-  ByteReader reader(bytes);
+  ByteReader reader(bytes, "the ghost locations");
   while (!reader.done()) {
     ReceivedGhost& r = ghosts.emplace_back();
     Identity id{};
-    reader.get_value(id);
+    reader.get(id);
     r.location = id.location;
     Location& e = r.ghost.events;
     e.rank = id.rank;

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <new>
 #include <stdexcept>
@@ -63,8 +64,8 @@ std::string broadcast_text(std::string text, unsigned from) {
 
 }  // namespace
 
-std::optional<Trace> read_trace_in_job(const MpiJob& job, const std::string& path,
-                                       const ReadOptions& options, const ReadProgress& progress) {
+LocationsRead read_share_in_job(const MpiJob& job, const std::string& path,
+                                const ReadOptions& options, const ReadProgress& progress) {
   LocationsRead read;
   const Outcome outcome = read_share(job, path, options, progress, read);
 
@@ -79,7 +80,21 @@ std::optional<Trace> read_trace_in_job(const MpiJob& job, const std::string& pat
     throw_failure(static_cast<Failure>(*failed), "process " + std::to_string(process) + " of " +
                                                      std::to_string(job.size()) + ": " + why);
   }
+  return read;
+}
 
+void end_job_after(const MpiJob& job, const std::string& doing, const std::exception& e) {
+  // The other processes are sending or receiving: only ending the job frees them.
+  std::cerr << "analyzer: process " << job.rank() << " of " << job.size() << ": cannot " << doing
+            << " (" << (dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : e.what())
+            << "); start more processes, on more nodes\n";
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort();  // MPI_Abort does not return
+}
+
+std::optional<Trace> read_trace_in_job(const MpiJob& job, const std::string& path,
+                                       const ReadOptions& options, const ReadProgress& progress) {
+  LocationsRead read = read_share_in_job(job, path, options, progress);
   try {
     if (!job.leads()) {
       send_share(read, read.shares.at(job.rank()), 0);
@@ -88,12 +103,7 @@ std::optional<Trace> read_trace_in_job(const MpiJob& job, const std::string& pat
     for (unsigned p = 1; p < job.size(); ++p)
       receive_share(read, read.shares.at(p), static_cast<int>(p));
   } catch (const std::exception& e) {
-    // The other processes are sending or receiving: only ending the job frees them.
-    std::cerr << "analyzer: process " << job.rank() << " of " << job.size()
-              << ": cannot move the trace's locations between processes ("
-              << (dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : e.what())
-              << "); start more processes, on more nodes\n";
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    end_job_after(job, "move the trace's locations between processes", e);
   }
   return finish_trace(std::move(read), options.threads);
 }

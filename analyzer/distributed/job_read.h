@@ -4,6 +4,7 @@
 // runs on process 0.
 #pragma once
 
+#include <exception>
 #include <optional>
 #include <string>
 
@@ -22,5 +23,16 @@ namespace collwrap {
 // another. A failure while the shares travel ends the whole job (MPI_Abort) after a message.
 std::optional<Trace> read_trace_in_job(const MpiJob& job, const std::string& path,
                                        const ReadOptions& options, const ReadProgress& progress);
+
+// Only the first step: every process reads its share (read_locations with its process
+// number), failures settled as above.
+LocationsRead read_share_in_job(const MpiJob& job, const std::string& path,
+                                const ReadOptions& options, const ReadProgress& progress);
+
+// For a failure after reading, while processes send each other what they hold (out of memory,
+// damaged bytes): says which process could not do what, and ends the whole job (MPI_Abort),
+// since the others wait for messages that will not come.
+[[noreturn]] void end_job_after(const MpiJob& job, const std::string& doing,
+                                const std::exception& e);
 
 }  // namespace collwrap

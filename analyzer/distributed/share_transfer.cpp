@@ -1,28 +1,15 @@
 #include "share_transfer.h"
 
-#include <mpi.h>
-
-#include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "byte_exchange.h"
+#include "byte_stream.h"
+
 namespace collwrap {
 namespace {
-
-constexpr int kTag = 7301;
-constexpr std::size_t kPiece = std::size_t{1} << 30;  // bytes per MPI_Send: fits an int count
-
-void send_bytes(const void* data, std::size_t bytes, int to) {
-  std::uint64_t size = bytes;
-  MPI_Send(&size, 1, MPI_UINT64_T, to, kTag, MPI_COMM_WORLD);
-  const auto* p = static_cast<const char*>(data);
-  for (std::size_t done = 0; done < bytes; done += kPiece)
-    MPI_Send(p + done, static_cast<int>(std::min(kPiece, bytes - done)), MPI_BYTE, to, kTag,
-             MPI_COMM_WORLD);
-}
 
 template <class T>
 void send_vector(const std::vector<T>& v, int to) {
@@ -33,37 +20,22 @@ void send_vector(const std::vector<T>& v, int to) {
 template <class T>
 void receive_vector(std::vector<T>& v, int from) {
   static_assert(std::is_trivially_copyable_v<T>);
-  std::uint64_t bytes = 0;
-  MPI_Recv(&bytes, 1, MPI_UINT64_T, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  const std::size_t bytes = receive_size(from);
   v.resize(bytes / sizeof(T));
-  auto* p = reinterpret_cast<char*>(v.data());
-  for (std::size_t done = 0; done < bytes; done += kPiece)
-    MPI_Recv(p + done, static_cast<int>(std::min<std::size_t>(kPiece, bytes - done)), MPI_BYTE,
-             from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  receive_pieces(v.data(), bytes, from);
 }
 
-// Strings as one buffer of (length, characters) entries.
 void send_strings(const std::vector<std::string>& strings, int to) {
   std::vector<char> buffer;
-  for (const std::string& s : strings) {
-    const std::uint64_t length = s.size();
-    buffer.insert(buffer.end(), reinterpret_cast<const char*>(&length),
-                  reinterpret_cast<const char*>(&length) + sizeof length);
-    buffer.insert(buffer.end(), s.begin(), s.end());
-  }
+  ByteWriter out(buffer);
+  for (const std::string& s : strings) out.put_string(s);
   send_vector(buffer, to);
 }
 
 void receive_strings(std::vector<std::string>& strings, int from) {
-  std::vector<char> buffer;
-  receive_vector(buffer, from);
-  for (std::size_t at = 0; at + sizeof(std::uint64_t) <= buffer.size();) {
-    std::uint64_t length = 0;
-    std::memcpy(&length, buffer.data() + at, sizeof length);
-    at += sizeof length;
-    strings.emplace_back(buffer.data() + at, length);
-    at += length;
-  }
+  const std::vector<char> buffer = receive_bytes(from);
+  ByteReader in(buffer, "the messages about the archive");
+  while (!in.done()) in.get_string(strings.emplace_back());
 }
 
 // The report's numbers, as one trivially copyable record.

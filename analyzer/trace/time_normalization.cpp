@@ -7,23 +7,27 @@
 
 namespace collwrap {
 
-void start_time_at_zero(Trace& trace, unsigned threads) {
-  TimeNs first = std::numeric_limits<TimeNs>::max();
-  TimeNs last = std::numeric_limits<TimeNs>::min();
+TimeSpan time_span(const Trace& trace) {
+  TimeSpan span{std::numeric_limits<TimeNs>::max(), std::numeric_limits<TimeNs>::min()};
   for (const Location& l : trace.locations) {
     if (l.calls() > 0) {
-      first = std::min(first, l.call_enter.front());
-      last = std::max(last, l.call_leave.back());
+      span.first = std::min(span.first, l.call_enter.front());
+      span.last = std::max(span.last, l.call_leave.back());
     }
     if (l.ops() > 0) {
-      first = std::min(first, l.op_time(0));
-      last = std::max(last, l.op_time(static_cast<std::uint32_t>(l.ops() - 1)));
+      span.first = std::min(span.first, l.op_time(0));
+      span.last = std::max(span.last, l.op_time(static_cast<std::uint32_t>(l.ops() - 1)));
     }
   }
-  if (first > last) {  // no events at all
+  return span;
+}
+
+void start_time_at(Trace& trace, TimeSpan whole, unsigned threads) {
+  if (whole.first > whole.last) {  // no events at all
     trace.begin = trace.end = 0;
     return;
   }
+  const TimeNs first = whole.first;
   if (first != 0) {
     parallel_for(trace.locations.size(), threads, [&](std::size_t i) {
       Location& l = trace.locations[i];
@@ -34,7 +38,11 @@ void start_time_at_zero(Trace& trace, unsigned threads) {
     });
   }
   trace.begin = 0;
-  trace.end = last - first;
+  trace.end = whole.last - first;
+}
+
+void start_time_at_zero(Trace& trace, unsigned threads) {
+  start_time_at(trace, time_span(trace), threads);
 }
 
 }  // namespace collwrap

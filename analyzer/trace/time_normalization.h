@@ -36,4 +36,13 @@ class TickConverter {
 // only fixes the origin.
 void start_time_at_zero(Trace& trace, unsigned threads);
 
+// The same in two steps, for a trace whose locations are divided among processes: the span of
+// the locations' times (first > last when none has events), then, with the span of all
+// processes' locations, the move.
+struct TimeSpan {
+  TimeNs first, last;
+};
+TimeSpan time_span(const Trace& trace);
+void start_time_at(Trace& trace, TimeSpan whole, unsigned threads);
+
 }  // namespace collwrap

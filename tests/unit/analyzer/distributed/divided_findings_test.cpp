@@ -7,6 +7,7 @@
 
 #include "catalog.h"
 #include "divided_trace.h"
+#include "finding_bytes.h"
 #include "findings.h"
 
 namespace collwrap {
@@ -65,6 +66,28 @@ TEST(DividedFindings, InstancesBelowTheMinimumWaitCountOnceAtTheirLocation) {
   expect_divided_findings_as_whole(whole, split_locations(events_per_location(whole), 3), options);
   const FindingSettings settings{options, rules_that_read_partners(), 3};
   EXPECT_GT(find_findings(whole, match_trace(whole, 1), settings, 1).instances_below_min_wait, 0u);
+}
+
+TEST(DividedFindings, TravelAsBytesWithEveryField) {
+  const Trace whole = varied_trace();
+  const Matching matching = match_trace(whole, 1);
+  FoundAtHeld found{find_findings(whole, matching, {every_instance(), rules_that_read_partners()}),
+                    matching.counts};
+  found.findings.instances_below_min_wait = 7;
+  // Fields the varied trace's findings leave empty: filled by hand.
+  Finding& first = found.findings.findings.at(0);
+  first.details.send_modes = {{"standard", 3}, {"synchronous", 1}};
+  first.details.optimal_distance_s = 1.5e-6;
+  first.details.related_call = SourceLocation{"MPI_Isend", "v.c", 11};
+  first.peer_threads = {{0, 1}};
+  const std::vector<char> bytes = finding_bytes(found);
+  const FoundAtHeld back = read_finding_bytes(bytes);
+  EXPECT_TRUE(back.findings.findings == found.findings.findings);
+  EXPECT_EQ(back.findings.instances_below_min_wait, 7u);
+  EXPECT_EQ(back.counts.messages, found.counts.messages);
+  EXPECT_EQ(back.counts.invalid_ops, found.counts.invalid_ops);
+  for (const std::size_t cut : {std::size_t{3}, bytes.size() / 2, bytes.size() - 1})
+    EXPECT_THROW(read_finding_bytes(std::span(bytes).first(cut)), std::runtime_error) << cut;
 }
 
 }  // namespace

@@ -1,0 +1,108 @@
+#include "byte_exchange.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace collwrap {
+namespace {
+
+constexpr int kTag = 7301;
+constexpr std::size_t kPiece = std::size_t{1} << 30;  // bytes per message: fits an int count
+
+int process_count() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+int this_process() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+// Starts the messages that move `bytes` bytes at `data` to or from `peer`.
+template <class Start>
+void start_pieces(char* data, std::size_t bytes, Start start, std::vector<MPI_Request>& requests) {
+  for (std::size_t done = 0; done < bytes; done += kPiece) {
+    MPI_Request& r = requests.emplace_back();
+    start(data + done, static_cast<int>(std::min(kPiece, bytes - done)), &r);
+  }
+}
+
+}  // namespace
+
+void send_bytes(const void* data, std::size_t bytes, int to) {
+  const std::uint64_t size = bytes;
+  MPI_Send(&size, 1, MPI_UINT64_T, to, kTag, MPI_COMM_WORLD);
+  const auto* p = static_cast<const char*>(data);
+  for (std::size_t done = 0; done < bytes; done += kPiece)
+    MPI_Send(p + done, static_cast<int>(std::min(kPiece, bytes - done)), MPI_BYTE, to, kTag,
+             MPI_COMM_WORLD);
+}
+
+std::size_t receive_size(int from) {
+  std::uint64_t size = 0;
+  MPI_Recv(&size, 1, MPI_UINT64_T, from, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  return size;
+}
+
+void receive_pieces(void* data, std::size_t bytes, int from) {
+  auto* p = static_cast<char*>(data);
+  for (std::size_t done = 0; done < bytes; done += kPiece)
+    MPI_Recv(p + done, static_cast<int>(std::min(kPiece, bytes - done)), MPI_BYTE, from, kTag,
+             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+std::vector<char> receive_bytes(int from) {
+  std::vector<char> bytes(receive_size(from));
+  receive_pieces(bytes.data(), bytes.size(), from);
+  return bytes;
+}
+
+std::vector<std::vector<char>> exchange_bytes(std::vector<std::vector<char>> outgoing) {
+  const int processes = process_count(), self = this_process();
+  std::vector<std::uint64_t> sizes_out(processes), sizes_in(processes);
+  for (int p = 0; p < processes; ++p) sizes_out[p] = outgoing.at(p).size();
+  MPI_Alltoall(sizes_out.data(), 1, MPI_UINT64_T, sizes_in.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
+  std::vector<std::vector<char>> incoming(processes);
+  incoming[self] = std::move(outgoing[self]);
+  std::vector<MPI_Request> requests;
+  for (int p = 0; p < processes; ++p) {
+    if (p == self) continue;
+    incoming[p].resize(sizes_in[p]);
+    start_pieces(
+        incoming[p].data(), incoming[p].size(),
+        [p](char* at, int n, MPI_Request* r) {
+          MPI_Irecv(at, n, MPI_BYTE, p, kTag, MPI_COMM_WORLD, r);
+        },
+        requests);
+  }
+  for (int p = 0; p < processes; ++p) {
+    if (p == self) continue;
+    start_pieces(
+        outgoing[p].data(), outgoing[p].size(),
+        [p](char* at, int n, MPI_Request* r) {
+          MPI_Isend(at, n, MPI_BYTE, p, kTag, MPI_COMM_WORLD, r);
+        },
+        requests);
+  }
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  return incoming;
+}
+
+std::vector<std::vector<char>> gather_bytes(std::vector<char> mine) {
+  const int processes = process_count(), self = this_process();
+  if (self != 0) {
+    send_bytes(mine.data(), mine.size(), 0);
+    return {};
+  }
+  std::vector<std::vector<char>> all(processes);
+  all[0] = std::move(mine);
+  for (int p = 1; p < processes; ++p) all[p] = receive_bytes(p);
+  return all;
+}
+
+}  // namespace collwrap

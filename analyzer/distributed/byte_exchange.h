@@ -1,0 +1,24 @@
+// Bytes between the processes of the analyzer's MPI job, of any size: in pieces small enough
+// for MPI's int counts. Only the main thread calls these (MpiJob).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace collwrap {
+
+void send_bytes(const void* data, std::size_t bytes, int to);
+std::vector<char> receive_bytes(int from);
+// receive_bytes in two steps, for a receiver that sizes its own buffer: how many bytes come,
+// then the bytes themselves.
+std::size_t receive_size(int from);
+void receive_pieces(void* data, std::size_t bytes, int from);
+
+// Every process sends outgoing[p] to process p (outgoing has one entry per process; its own
+// entry stays here) and gets what each sent it, by sender.
+std::vector<std::vector<char>> exchange_bytes(std::vector<std::vector<char>> outgoing);
+
+// Process 0 gets every process's bytes, by process (its own moved in); the others get nothing.
+std::vector<std::vector<char>> gather_bytes(std::vector<char> mine);
+
+}  // namespace collwrap
