@@ -4,10 +4,10 @@ namespace collwrap {
 namespace {
 
 void visit_messages(const Trace& trace, const Matching& matching,
-                    const std::function<void(const Transfer&)>& visit) {
+                    const std::function<void(const Transfer&)>& visit, const LocationRange& at) {
   for (const Message& m : matching.messages) {
     // The reader drops ops outside any call, so a matched op always has one; stay safe anyway.
-    if (!m.send.valid() || !m.recv.valid()) continue;
+    if (!m.send.valid() || !m.recv.valid() || !at.contains(m.recv.loc)) continue;
     const Location& sender = trace.locations[m.send.loc];
     const Location& receiver = trace.locations[m.recv.loc];
     const std::uint32_t send_call = sender.op_call[m.send.op];
@@ -23,8 +23,10 @@ void visit_messages(const Trace& trace, const Matching& matching,
   }
 }
 
-void visit_one_sided(const Trace& trace, const std::function<void(const Transfer&)>& visit) {
+void visit_one_sided(const Trace& trace, const std::function<void(const Transfer&)>& visit,
+                     const LocationRange& at) {
   for (std::uint32_t loc = 0; loc < trace.locations.size(); ++loc) {
+    if (!at.contains(loc)) continue;
     const Location& l = trace.locations[loc];
     for (std::uint32_t op = 0; op < l.ops(); ++op) {
       const OpKind kind = l.op_kind[op];
@@ -53,9 +55,9 @@ void visit_one_sided(const Trace& trace, const std::function<void(const Transfer
 }  // namespace
 
 void for_each_transfer(const Trace& trace, const Matching& matching,
-                       const std::function<void(const Transfer&)>& visit) {
-  visit_messages(trace, matching, visit);
-  visit_one_sided(trace, visit);
+                       const std::function<void(const Transfer&)>& visit, const LocationRange& at) {
+  visit_messages(trace, matching, visit, at);
+  visit_one_sided(trace, visit, at);
 }
 
 }  // namespace collwrap

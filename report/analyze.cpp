@@ -47,9 +47,11 @@ AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
   });
   result.tool_version = COLLWRAP_VERSION;
   result.trace = describe_trace(trace);
-  result.ranks = summarize_ranks(trace);
+  const std::vector<LocationTimes> times = location_times(trace);
+  result.ranks = summarize_ranks(trace, times);
   result.findings = std::move(found.findings);
-  result.summary = summarize_run(trace, matching, settings, result.findings);
+  result.summary = summarize_run(trace, times, matching.counts, matching.collectives.size(),
+                                 settings, result.findings);
   result.summary.instances_below_min_wait = found.instances_below_min_wait;
   if (release_details) release_details(RootCauseStage::BeforePreparing);
   if (settings.causes.enabled) causes.emplace(trace, matching, settings.causes, settings.threads);

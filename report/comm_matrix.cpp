@@ -11,12 +11,6 @@
 namespace collwrap {
 namespace {
 
-struct PairTimes {
-  std::size_t transfers = 0;  // counted before the times are collected
-  std::uint64_t bytes = 0;
-  std::vector<double> transfer_s;
-};
-
 // Sorts the pair's times in place and gives their memory back once summarized.
 CommPair cell_of(std::int32_t sender, std::int32_t receiver, PairTimes& times) {
   sort_ascending(times.transfer_s);
@@ -37,22 +31,49 @@ CommPair cell_of(std::int32_t sender, std::int32_t receiver, PairTimes& times) {
 
 }  // namespace
 
-std::vector<CommPair> communication_matrix(const Trace& trace, const Matching& matching) {
+PairTransfers collect_transfers(const Trace& trace, const Matching& matching,
+                                const LocationRange& at) {
   // The pairs' times are counted first, so that each pair's table is made once at its size:
   // grown by doubling, the tables would take up to twice the room, and a copy at each growth.
-  std::map<std::pair<std::int32_t, std::int32_t>, PairTimes> pairs;
-  for_each_transfer(trace, matching, [&](const Transfer& t) { ++pairs[{t.from, t.to}].transfers; });
-  for (auto& [key, times] : pairs) times.transfer_s.reserve(times.transfers);
+  std::map<std::pair<std::int32_t, std::int32_t>, std::size_t> counts;
+  for_each_transfer(
+      trace, matching,
+      [&](const Transfer& t) {
+        ++counts[{t.from, t.to}];
+      },
+      at);
+  PairTransfers pairs;
+  for (const auto& [key, n] : counts) pairs[key].transfer_s.reserve(n);
   // A transfer cannot take negative time: clamp what residual clock error inverted.
-  for_each_transfer(trace, matching, [&](const Transfer& t) {
-    PairTimes& p = pairs.find({t.from, t.to})->second;
-    p.bytes += t.bytes;
-    p.transfer_s.push_back(seconds(std::max<TimeNs>(0, t.done - t.start)));
-  });
+  for_each_transfer(
+      trace, matching,
+      [&](const Transfer& t) {
+        PairTimes& p = pairs.find({t.from, t.to})->second;
+        p.bytes += t.bytes;
+        p.transfer_s.push_back(seconds(std::max<TimeNs>(0, t.done - t.start)));
+      },
+      at);
+  return pairs;
+}
+
+void merge_transfers(PairTransfers& into, PairTransfers&& from) {
+  for (auto& [key, times] : from) {
+    PairTimes& p = into[key];
+    p.bytes += times.bytes;
+    p.transfer_s.insert(p.transfer_s.end(), times.transfer_s.begin(), times.transfer_s.end());
+    std::vector<double>().swap(times.transfer_s);
+  }
+}
+
+std::vector<CommPair> communication_matrix(PairTransfers pairs) {
   std::vector<CommPair> cells;
   cells.reserve(pairs.size());
   for (auto& [key, times] : pairs) cells.push_back(cell_of(key.first, key.second, times));
   return cells;
+}
+
+std::vector<CommPair> communication_matrix(const Trace& trace, const Matching& matching) {
+  return communication_matrix(collect_transfers(trace, matching));
 }
 
 }  // namespace collwrap

@@ -5,6 +5,9 @@
 // origin, each taking the duration of its call.
 #pragma once
 
+#include <cstdint>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "analysis_result.h"
@@ -16,5 +19,18 @@ namespace collwrap {
 // One cell per (sender, receiver) pair that exchanged at least one matched message or one-sided
 // transfer, ordered by sender then receiver.
 std::vector<CommPair> communication_matrix(const Trace& trace, const Matching& matching);
+
+// The same in steps, for processes that divide a trace (distributed/): each collects the
+// transfers counted at its locations (for_each_transfer's `at`), process 0 merges them and
+// summarizes. A pair's times are summarized sorted, so the order they come in does not matter.
+struct PairTimes {
+  std::uint64_t bytes = 0;
+  std::vector<double> transfer_s;
+};
+using PairTransfers = std::map<std::pair<std::int32_t, std::int32_t>, PairTimes>;
+PairTransfers collect_transfers(const Trace& trace, const Matching& matching,
+                                const LocationRange& at = {});
+void merge_transfers(PairTransfers& into, PairTransfers&& from);
+std::vector<CommPair> communication_matrix(PairTransfers pairs);
 
 }  // namespace collwrap

@@ -45,9 +45,11 @@ std::vector<GrainBin> grain_histogram(std::span<const double> grains_s) {
   return bins;
 }
 
-std::vector<GrainDistribution> compute_grains(const Trace& trace) {
+std::vector<GrainDistribution> compute_grains(const Trace& trace, const LocationRange& at) {
   std::vector<GrainDistribution> out;
-  for (const Location& l : trace.locations) {
+  for (std::size_t li = 0; li < trace.locations.size(); ++li) {
+    if (!at.contains(li)) continue;
+    const Location& l = trace.locations[li];
     std::vector<double> grains = grain_lengths(l);
     if (grains.empty()) continue;
     // The histogram sums the grains in the order they ran; the summary needs them sorted.

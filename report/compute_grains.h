@@ -43,8 +43,9 @@ std::vector<double> grain_lengths(const Location& location);
 // Histogram bin edges: 0, 1 µs, 10 µs, …, 10 s, then unbounded.
 std::vector<GrainBin> grain_histogram(std::span<const double> grains_s);
 
-// One entry per location with at least one grain, by rank then thread.
-std::vector<GrainDistribution> compute_grains(const Trace& trace);
+// One entry per location with at least one grain, by rank then thread; only of the locations
+// `at` (processes that divide a trace each give theirs, in location order).
+std::vector<GrainDistribution> compute_grains(const Trace& trace, const LocationRange& at = {});
 
 // The waiting of the patterns, counting each wait once (see above).
 double observed_waiting_s(const Summary& summary);

@@ -19,13 +19,6 @@ std::uint64_t call_bytes(const Location& l, std::size_t call) {
   return bytes;
 }
 
-struct Accumulator {
-  std::uint64_t count = 0;
-  TimeNs total = 0;
-  TimeNs min = std::numeric_limits<TimeNs>::max();
-  TimeNs max = 0;
-};
-
 }  // namespace
 
 std::pair<std::uint64_t, std::uint64_t> size_bucket(std::uint64_t bytes) {
@@ -38,24 +31,40 @@ std::pair<std::uint64_t, std::uint64_t> size_bucket(std::uint64_t bytes) {
   return {low, high};
 }
 
-std::vector<OperationStats> operation_stats(const Trace& trace) {
-  // Key: region, bucket low bound.
-  std::map<std::pair<std::uint32_t, std::uint64_t>, Accumulator> groups;
-  TimeNs all_mpi = 0;
-  for (const Location& l : trace.locations) {
+OperationTallies tally_operations(const Trace& trace, const LocationRange& at) {
+  OperationTallies tallies;
+  for (std::size_t li = 0; li < trace.locations.size(); ++li) {
+    if (!at.contains(li)) continue;
+    const Location& l = trace.locations[li];
     for (std::size_t c = 0; c < l.calls(); ++c) {
       const TimeNs d = l.call_leave[c] - l.call_enter[c];
-      Accumulator& a = groups[{l.call_region[c], size_bucket(call_bytes(l, c)).first}];
+      OperationTally& a = tallies.groups[{l.call_region[c], size_bucket(call_bytes(l, c)).first}];
       ++a.count;
       a.total = add_saturating(a.total, d);
       a.min = std::min(a.min, d);
       a.max = std::max(a.max, d);
-      all_mpi = add_saturating(all_mpi, d);
+      tallies.all_mpi = add_saturating(tallies.all_mpi, d);
     }
   }
+  return tallies;
+}
+
+void merge_tallies(OperationTallies& into, const OperationTallies& from) {
+  for (const auto& [key, b] : from.groups) {
+    OperationTally& a = into.groups[key];
+    a.count += b.count;
+    a.total = add_saturating(a.total, b.total);
+    a.min = std::min(a.min, b.min);
+    a.max = std::max(a.max, b.max);
+  }
+  into.all_mpi = add_saturating(into.all_mpi, from.all_mpi);
+}
+
+std::vector<OperationStats> operation_stats(const Trace& trace, const OperationTallies& tallies) {
+  const TimeNs all_mpi = tallies.all_mpi;
   std::vector<OperationStats> stats;
-  stats.reserve(groups.size());
-  for (const auto& [key, a] : groups) {
+  stats.reserve(tallies.groups.size());
+  for (const auto& [key, a] : tallies.groups) {
     OperationStats s;
     s.function = trace.regions[key.first].name;
     std::tie(s.bytes_min, s.bytes_max) = size_bucket(key.second);
@@ -71,6 +80,10 @@ std::vector<OperationStats> operation_stats(const Trace& trace) {
   std::stable_sort(stats.begin(), stats.end(),
                    [](const auto& a, const auto& b) { return a.total_s > b.total_s; });
   return stats;
+}
+
+std::vector<OperationStats> operation_stats(const Trace& trace) {
+  return operation_stats(trace, tally_operations(trace));
 }
 
 }  // namespace collwrap

@@ -9,15 +9,8 @@
 namespace collwrap {
 namespace {
 
-TimeNs location_time(const Location& l) {
-  return l.calls() == 0 ? 0 : l.call_leave.back() - l.call_enter.front();
-}
-
-TimeNs location_mpi_time(const Location& l) {
-  TimeNs total = 0;
-  for (std::size_t c = 0; c < l.calls(); ++c)
-    total = add_saturating(total, l.call_leave[c] - l.call_enter[c]);
-  return total;
+TimeNs location_time(const LocationTimes& t) {
+  return t.has_calls ? t.last_leave - t.first_enter : 0;
 }
 
 // One line per kind of damage, saying what it means for the numbers.
@@ -47,20 +40,38 @@ std::vector<std::string> warnings_of(const Trace& trace, const MatchCounts& coun
 
 }  // namespace
 
-std::vector<RankSummary> summarize_ranks(const Trace& trace) {
+std::vector<LocationTimes> location_times(const Trace& trace, const LocationRange& at) {
+  std::vector<LocationTimes> times;
+  for (std::size_t li = 0; li < trace.locations.size(); ++li) {
+    if (!at.contains(li)) continue;
+    const Location& l = trace.locations[li];
+    LocationTimes& t = times.emplace_back();
+    for (std::size_t c = 0; c < l.calls(); ++c)
+      t.mpi = add_saturating(t.mpi, l.call_leave[c] - l.call_enter[c]);
+    if (l.calls() == 0) continue;
+    t.has_calls = true;
+    t.first_enter = l.call_enter.front();
+    t.last_leave = l.call_leave.back();
+  }
+  return times;
+}
+
+std::vector<RankSummary> summarize_ranks(const Trace& trace, std::span<const LocationTimes> times) {
   std::vector<RankSummary> ranks(static_cast<std::size_t>(std::max(trace.world_size, 0)));
   std::vector<TimeNs> first(ranks.size(), std::numeric_limits<TimeNs>::max());
   std::vector<TimeNs> last(ranks.size(), std::numeric_limits<TimeNs>::min());
   for (std::size_t r = 0; r < ranks.size(); ++r) ranks[r].rank = static_cast<std::int32_t>(r);
-  for (const Location& l : trace.locations) {
+  for (std::size_t li = 0; li < trace.locations.size(); ++li) {
+    const Location& l = trace.locations[li];
     if (l.rank < 0 || static_cast<std::size_t>(l.rank) >= ranks.size()) continue;
     RankSummary& r = ranks[l.rank];
     if (l.thread == 0 || r.node.empty()) r.node = node_name(trace, l);
     ++r.threads;
-    r.mpi_time_s += seconds(location_mpi_time(l));
-    if (l.calls() == 0) continue;
-    first[l.rank] = std::min(first[l.rank], l.call_enter.front());
-    last[l.rank] = std::max(last[l.rank], l.call_leave.back());
+    const LocationTimes& t = times[li];
+    r.mpi_time_s += seconds(t.mpi);
+    if (!t.has_calls) continue;
+    first[l.rank] = std::min(first[l.rank], t.first_enter);
+    last[l.rank] = std::max(last[l.rank], t.last_leave);
   }
   for (std::size_t r = 0; r < ranks.size(); ++r)
     if (last[r] > first[r]) ranks[r].time_s = seconds(last[r] - first[r]);
@@ -80,12 +91,13 @@ TraceInfo describe_trace(const Trace& trace) {
   return t;
 }
 
-Summary summarize_run(const Trace& trace, const Matching& matching,
+Summary summarize_run(const Trace& trace, std::span<const LocationTimes> times,
+                      const MatchCounts& counts, std::uint64_t collectives,
                       const AnalysisSettings& settings, const std::vector<Finding>& findings) {
   Summary s;
-  for (const Location& l : trace.locations) {
-    s.total_time_s += seconds(location_time(l));
-    s.total_mpi_time_s += seconds(location_mpi_time(l));
+  for (const LocationTimes& t : times) {
+    s.total_time_s += seconds(location_time(t));
+    s.total_mpi_time_s += seconds(t.mpi);
   }
   s.findings = findings.size();
   for (const Pattern* p : settings.patterns) {
@@ -100,9 +112,9 @@ Summary summarize_run(const Trace& trace, const Matching& matching,
     s.instances += total.occurrences;
     s.patterns.push_back(std::move(total));
   }
-  const MatchCounts& c = matching.counts;
+  const MatchCounts& c = counts;
   s.matching = {c.messages,
-                matching.collectives.size(),
+                collectives,
                 c.unmatched_sends,
                 c.unmatched_receives,
                 c.incomplete_collectives,
