@@ -8,7 +8,6 @@
 #include "compute_grains.h"
 #include "operation_stats.h"
 #include "parallel_for.h"
-#include "run_overview.h"
 
 #ifndef COLLWRAP_VERSION
 #error "COLLWRAP_VERSION must be defined by the build"
@@ -16,11 +15,26 @@
 
 namespace collwrap {
 
+AnalysisResult assemble_result(const Trace& trace, ResultParts parts,
+                               const AnalysisSettings& settings) {
+  AnalysisResult result;
+  result.tool_version = COLLWRAP_VERSION;
+  result.trace = describe_trace(trace);
+  result.ranks = summarize_ranks(trace, parts.times);
+  result.findings = std::move(parts.found.findings);
+  result.summary =
+      summarize_run(trace, parts.times, parts.counts, parts.collectives, settings, result.findings);
+  result.summary.instances_below_min_wait = parts.found.instances_below_min_wait;
+  result.grains = std::move(parts.grains);
+  result.communication = std::move(parts.communication);
+  result.operations = std::move(parts.operations);
+  return result;
+}
+
 AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
                              const AnalysisSettings& settings,
                              const std::function<void(RootCauseStage)>& release_details) {
-  AnalysisResult result;
-  Findings found;
+  ResultParts parts;
   std::optional<RootCauseAnalysis> causes;
   // Every part below only reads the trace, so with two threads or more they run at once; the
   // rules, the longest, spread over every thread themselves. The root-cause analysis then runs
@@ -32,27 +46,23 @@ AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
   parallel_for(4, threads, [&](std::size_t task) {
     switch (task) {
       case 0:
-        found = find_findings(trace, matching, settings.findings(), threads);
+        parts.found = find_findings(trace, matching, settings.findings(), threads);
         break;
       case 1:
-        result.grains = compute_grains(trace);
+        parts.grains = compute_grains(trace);
         break;
       case 2:
-        result.communication = communication_matrix(trace, matching);
+        parts.communication = communication_matrix(trace, matching);
         break;
       default:
-        result.operations = operation_stats(trace);
+        parts.operations = operation_stats(trace);
         break;
     }
   });
-  result.tool_version = COLLWRAP_VERSION;
-  result.trace = describe_trace(trace);
-  const std::vector<LocationTimes> times = location_times(trace);
-  result.ranks = summarize_ranks(trace, times);
-  result.findings = std::move(found.findings);
-  result.summary = summarize_run(trace, times, matching.counts, matching.collectives.size(),
-                                 settings, result.findings);
-  result.summary.instances_below_min_wait = found.instances_below_min_wait;
+  parts.times = location_times(trace);
+  parts.counts = matching.counts;
+  parts.collectives = matching.collectives.size();
+  AnalysisResult result = assemble_result(trace, std::move(parts), settings);
   if (release_details) release_details(RootCauseStage::BeforePreparing);
   if (settings.causes.enabled) causes.emplace(trace, matching, settings.causes, settings.threads);
   if (release_details) release_details(RootCauseStage::AfterPreparing);

@@ -9,6 +9,7 @@
 #include "findings.h"
 #include "matching.h"
 #include "root_causes.h"
+#include "run_overview.h"
 
 namespace collwrap {
 
@@ -24,6 +25,23 @@ struct AnalysisSettings {
 
   FindingSettings findings() const { return {rules, patterns, top_instances}; }
 };
+
+// The parts of a result besides the root causes, each made from the trace's locations; the
+// processes that divide a trace (distributed/) make them from all their shares' parts.
+struct ResultParts {
+  Findings found;
+  std::vector<LocationTimes> times;  // of every location
+  MatchCounts counts;
+  std::uint64_t collectives = 0;  // collective instances the matching formed
+  std::vector<GrainDistribution> grains;
+  std::vector<CommPair> communication;
+  std::vector<OperationStats> operations;
+};
+
+// The result of the parts: the trace's definitions, its reports' warnings and its time span
+// are read from `trace`, not its events.
+AnalysisResult assemble_result(const Trace& trace, ResultParts parts,
+                               const AnalysisSettings& settings);
 
 // `release_details`, when given, is called once only the root-cause analysis is left, with
 // RootCauseStage::BeforePreparing, and once more when it is prepared, with AfterPreparing: the

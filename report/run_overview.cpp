@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "analyze.h"
 #include "result_units.h"
 #include "time_sum.h"
 

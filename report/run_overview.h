@@ -7,9 +7,11 @@
 #include <vector>
 
 #include "analysis_result.h"
-#include "analyze.h"
+#include "matching.h"
 
 namespace collwrap {
+
+struct AnalysisSettings;  // analyze.h
 
 TraceInfo describe_trace(const Trace& trace);
 

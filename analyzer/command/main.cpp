@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis_in_job.h"
 #include "archive_analysis.h"
 #include "command_line.h"
 #include "compare_command.h"
@@ -58,14 +59,33 @@ bool reports_need_trace(const collwrap::CommandLine& cl) {
   return false;
 }
 
+// Whether the processes of the job can analyze the archive divided, each holding only its
+// share (analysis_in_job.h): the rules asked for read no more than what shares exchange, no
+// root causes, and no report that needs the trace itself (timeline, HTML, --noise).
+bool can_divide(const collwrap::CommandLine& cl, const collwrap::AnalysisSettings& settings) {
+  return collwrap::can_divide(settings) && !reports_need_trace(cl) && !cl.noise_path;
+}
+
 // Reads, matches and analyzes the archive: alone, or with the processes of the MPI job, of
-// which only process 0 goes on past reading (nullopt on the others).
+// which only process 0 goes on past reading (nullopt on the others). A job divides the
+// analysis when it can; when the archive's clocks need repair, which needs the whole trace, it
+// reads the archive again and analyzes it on process 0.
 std::optional<collwrap::ArchiveAnalysis> analyze(const collwrap::CommandLine& cl) {
   const collwrap::AnalysisSettings settings{cl.rules, cl.patterns, 3, cl.causes, cl.threads};
   const collwrap::ArchiveOptions options{.clock_repair = cl.clock_repair,
                                          .keep_trace = reports_need_trace(cl)};
   if (!job) return collwrap::analyze_archive(cl.trace_path, settings, options, &*progress);
   progress->phase("reading");
+  if (can_divide(cl, settings)) {
+    collwrap::DividedAnalysis divided = collwrap::analyze_in_job(
+        *job, cl.trace_path, settings, cl.clock_repair, collwrap::reading_progress(&*progress),
+        [](std::string_view name) { progress->phase(name); });
+    if (!divided.needs_whole_trace) {
+      if (!divided.result) return std::nullopt;
+      return collwrap::ArchiveAnalysis{{}, {}, std::move(*divided.result)};
+    }
+    progress->phase("reading the whole trace");
+  }
   std::optional<collwrap::Trace> trace = collwrap::read_trace_in_job(
       *job, cl.trace_path, {cl.threads}, collwrap::reading_progress(&*progress));
   if (!trace) return std::nullopt;

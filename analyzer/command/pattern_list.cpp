@@ -21,7 +21,8 @@ Json pattern_json(const Pattern& p) {
           {"description", p.description},
           {"formula", p.formula},
           {"peer_role", p.peer_role},
-          {"recommendation", p.recommendation}};
+          {"recommendation", p.recommendation},
+          {"divides", p.reach == RuleReach::Partners}};
 }
 
 }  // namespace

@@ -18,10 +18,7 @@ struct Identity {
 GhostLocation extract_ghost(const Location& original, std::span<const std::uint32_t> ops) {
   GhostLocation g;
   Location& e = g.events;
-  e.rank = original.rank;
-  e.thread = original.thread;
-  e.node = original.node;
-  e.otf2_id = original.otf2_id;
+  e = original.definition_only();
   const bool requests = !original.op_request.empty();
   for (const std::uint32_t op : ops) {
     // Ops are in call order (each call's ops are one range), so a call starts where the

@@ -287,6 +287,17 @@ struct Location {
   std::uint32_t node = 0;     // index into Trace::nodes
   std::uint64_t otf2_id = 0;  // OTF2 location id
 
+  // What the archive's definitions say of it (rank, thread, node, OTF2 id), without events:
+  // what every analyzer process of a job knows of the locations it does not hold.
+  Location definition_only() const {
+    Location l;
+    l.rank = rank;
+    l.thread = thread;
+    l.node = node;
+    l.otf2_id = otf2_id;
+    return l;
+  }
+
   // Calls: one per MPI region instance, in time order. Ops of call i are
   // [call_first_op[i], call_first_op[i + 1]); call_first_op has calls()+1 entries.
   std::vector<TimeNs> call_enter;

@@ -196,14 +196,19 @@ LocationsRead read_locations(const std::string& path, const ReadOptions& options
   return read;
 }
 
-Trace finish_trace(LocationsRead read, unsigned threads) {
-  Trace& trace = read.trace;
+void add_reports(Trace& trace, const std::vector<LocationReport>& reports,
+                 std::uint64_t timer_resolution) {
   // Messages about the archive as a whole (above) come after the locations'.
   std::vector<std::string> archive_messages = std::move(trace.warnings.messages);
   trace.warnings.messages.clear();
-  collect_reports(read.reports, read.timer_resolution, trace);
+  collect_reports(reports, timer_resolution, trace);
   trace.warnings.messages.insert(trace.warnings.messages.end(), archive_messages.begin(),
                                  archive_messages.end());
+}
+
+Trace finish_trace(LocationsRead read, unsigned threads) {
+  Trace& trace = read.trace;
+  add_reports(trace, read.reports, read.timer_resolution);
   start_time_at_zero(trace, worker_count(threads, trace.locations.size()));
   trace.finish_indexes();
   return std::move(read.trace);

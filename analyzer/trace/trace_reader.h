@@ -80,4 +80,10 @@ LocationsRead read_locations(const std::string& path, const ReadOptions& options
 // the earliest event is at 0 and builds the trace's indexes.
 Trace finish_trace(LocationsRead read, unsigned threads);
 
+// Its first step alone: the reports (one per location) go into the trace's warnings, event
+// count and clock figures; the messages already in trace.warnings (about the archive as a
+// whole) come after the locations'.
+void add_reports(Trace& trace, const std::vector<LocationReport>& reports,
+                 std::uint64_t timer_resolution);
+
 }  // namespace collwrap

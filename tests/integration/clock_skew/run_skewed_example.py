@@ -15,13 +15,16 @@ ClockOffset records per location, counted by OTF2's own otf2-print.
 
 With --tracer-clock-sync off the tracer records no offsets (COLLWRAP_CLOCKSYNC=off), so the
 skew reaches the analyzer untouched: the run must then show violations before the repair, and
-the findings must still come out right after it.
+the findings must still come out right after it; and `mpirun -np 2 analyzer` with only the
+patterns a job analyzes divided, whose processes find the violations and then read the whole
+trace to repair it, must give the report of the analyzer alone.
 
     run_skewed_example.py --mpirun M --preload LIB --faketime LIBFAKETIME --analyzer A
                           --schema-dir D --source C
                           [--tracer-clock-sync off] [--clocksync-interval S --min-offsets K]
                           BINARY
 """
+import json
 import os
 import subprocess
 import sys
@@ -30,6 +33,9 @@ import tempfile
 # The pattern examples' checker, a sibling folder: expectations, analysis and findings checks.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "patterns"))
 import run_pattern_example as pattern_test  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "perf",
+                                "analyzer"))
+from compare_reports import differences  # noqa: E402
 
 FAKETIME = "+5s x1.001"
 
@@ -71,6 +77,32 @@ def check_offset_counts(args, trace_dir):
             for loc, n in sorted(counts.items()) if n < args.min_offsets]
 
 
+def check_divided_job(args, trace_dir, workdir):
+    """A job asked for divided patterns only finds the violations and repairs on process 0."""
+    listing = json.loads(subprocess.run([args.analyzer, "--list-patterns=json"], check=True,
+                                        capture_output=True, text=True).stdout)
+    patterns = ",".join(p["id"] for p in listing["patterns"] if p["divides"])
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    reports = []
+    for name, launch in (("alone", []), ("job", [args.mpirun, "-np", "2", "--oversubscribe"])):
+        path = os.path.join(workdir, f"divided-{name}.json")
+        command = launch + [args.analyzer, trace_dir, "--patterns", patterns, "--no-causes",
+                            "-q", "--json", path]
+        run = subprocess.run(command, env=env, capture_output=True, text=True,
+                             timeout=args.timeout)
+        if run.returncode != 0:
+            return [f"{' '.join(command)} exited {run.returncode}: {run.stderr}"]
+        reports.append(json.load(open(path)))
+    found = list(differences(reports[0], reports[1]))
+    if found:
+        return ["the job's report with the divided patterns differs from the analyzer's alone: "
+                + "; ".join(found[:5])]
+    if reports[1]["summary"]["clock"]["violations_before_repair"] == 0:
+        return ["the job's report shows no clock repair"]
+    print("a job with the divided patterns repaired the clocks as the analyzer alone does")
+    return []
+
+
 def main():
     parser = pattern_test.example_arguments(timeout=240)
     parser.add_argument("--faketime", required=True)
@@ -102,6 +134,8 @@ def main():
     if args.tracer_clock_sync == "off" and clock["violations_before_repair"] == 0:
         failures.append("no violation before repair although the tracer recorded no offsets: "
                         "the skew did not reach the trace")
+    if args.tracer_clock_sync == "off":
+        failures += check_divided_job(args, os.path.join(workdir, "trace"), workdir)
     return pattern_test.finish(failures, workdir)
 
 if __name__ == "__main__":

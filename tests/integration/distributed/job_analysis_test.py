@@ -10,9 +10,13 @@ one table of the phases, alone and from a job. With --remove FILE the
 archive is copied and FILE (an event file, relative to the archive) removed from the copy
 first: a damaged share reads as the analyzer alone reads it.
 
+With --divided only the patterns a job analyzes divided run, without root causes: each process
+then holds only its share of the archive (analyzer/distributed/analysis_in_job.h), and the
+report must still be the analyzer's alone.
+
 Usage: job_analysis_test.py --analyzer A --mpirun M --archive DIR --processes K [K...]
            [--reference REPORT.json] [--min-findings N] [--failure-check] [--remove FILE]
-           [--min-wait S] --work DIR
+           [--min-wait S] [--divided] --work DIR
 """
 import argparse
 import json
@@ -31,11 +35,20 @@ TIMEOUT_S = 300
 
 
 def analyze(command, report, options, timeout=TIMEOUT_S):
-    run = subprocess.run(command + ["--patterns", "all", "--json", report] + options,
+    run = subprocess.run(command + ["--json", report] + options,
                          env=ENV, capture_output=True, text=True, timeout=timeout)
     if run.returncode != 0:
         sys.exit(f"FAIL: {' '.join(command)} exited {run.returncode}:\n{run.stderr}")
     return run.stdout
+
+
+def divided_patterns(analyzer):
+    listing = json.loads(subprocess.run([analyzer, "--list-patterns=json"], check=True,
+                                        capture_output=True, text=True).stdout)
+    ids = [p["id"] for p in listing["patterns"] if p["divides"]]
+    if not ids:
+        sys.exit("FAIL: no pattern divides")
+    return ",".join(ids)
 
 
 def job(args, processes):
@@ -81,6 +94,9 @@ def main():
     parser.add_argument("--failure-check", action="store_true")
     parser.add_argument("--remove")
     parser.add_argument("--min-wait", help="the analyzer's --min-wait (default: its own)")
+    parser.add_argument("--divided", action="store_true",
+                        help="only the patterns a job analyzes divided (--list-patterns=json: "
+                             "divides), without root causes")
     parser.add_argument("--work", required=True)
     args = parser.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
@@ -93,6 +109,8 @@ def main():
 
     alone_report = os.path.join(args.work, "alone.json")
     options = ["--min-wait", args.min_wait] if args.min_wait else []
+    options += ["--patterns", divided_patterns(args.analyzer), "--no-causes"] if args.divided \
+        else ["--patterns", "all"]
     alone_summary = analyze([args.analyzer, args.archive], alone_report, options)
     expected = json.load(open(args.reference or alone_report))
     # Equal reports prove something only if there is something in them.

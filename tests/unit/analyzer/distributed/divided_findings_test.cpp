@@ -3,12 +3,14 @@
 // trace's findings and counts, field by field, for every way of dividing the locations.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <vector>
 
 #include "catalog.h"
 #include "divided_trace.h"
-#include "finding_bytes.h"
 #include "findings.h"
+#include "compute_grains.h"
+#include "held_result.h"
 
 namespace collwrap {
 namespace {
@@ -68,26 +70,49 @@ TEST(DividedFindings, InstancesBelowTheMinimumWaitCountOnceAtTheirLocation) {
   EXPECT_GT(find_findings(whole, match_trace(whole, 1), settings, 1).instances_below_min_wait, 0u);
 }
 
-TEST(DividedFindings, TravelAsBytesWithEveryField) {
+TEST(DividedFindings, TravelAsBytesWithEveryPartOfTheResult) {
   const Trace whole = varied_trace();
   const Matching matching = match_trace(whole, 1);
-  FoundAtHeld found{find_findings(whole, matching, {every_instance(), rules_that_read_partners()}),
-                    matching.counts};
-  found.findings.instances_below_min_wait = 7;
+  HeldResult held;
+  held.findings = find_findings(whole, matching, {every_instance(), rules_that_read_partners()});
+  held.findings.instances_below_min_wait = 7;
   // Fields the varied trace's findings leave empty: filled by hand.
-  Finding& first = found.findings.findings.at(0);
+  Finding& first = held.findings.findings.at(0);
   first.details.send_modes = {{"standard", 3}, {"synchronous", 1}};
   first.details.optimal_distance_s = 1.5e-6;
   first.details.related_call = SourceLocation{"MPI_Isend", "v.c", 11};
   first.peer_threads = {{0, 1}};
-  const std::vector<char> bytes = finding_bytes(found);
-  const FoundAtHeld back = read_finding_bytes(bytes);
-  EXPECT_TRUE(back.findings.findings == found.findings.findings);
+  held.counts = matching.counts;
+  held.collectives = matching.collectives.size();
+  held.times = location_times(whole);
+  held.operations = tally_operations(whole);
+  held.grains = compute_grains(whole);
+  held.transfers = collect_transfers(whole, matching);
+  held.reports.resize(2);
+  held.reports[1] = {.events = 9, .missing = true, .messages = {"rank 1: damaged", "cut"}};
+  held.archive_messages = {"the archive said so"};
+  const std::vector<char> bytes = held_result_bytes(held);
+  const HeldResult back = read_held_result(bytes);
+  EXPECT_TRUE(back.findings.findings == held.findings.findings);
   EXPECT_EQ(back.findings.instances_below_min_wait, 7u);
-  EXPECT_EQ(back.counts.messages, found.counts.messages);
-  EXPECT_EQ(back.counts.invalid_ops, found.counts.invalid_ops);
+  EXPECT_EQ(std::memcmp(&back.counts, &held.counts, sizeof held.counts), 0);
+  EXPECT_EQ(back.collectives, held.collectives);
+  ASSERT_EQ(back.times.size(), held.times.size());
+  EXPECT_EQ(back.times.back().mpi, held.times.back().mpi);
+  EXPECT_EQ(operation_stats(whole, back.operations).size(),
+            operation_stats(whole, held.operations).size());
+  EXPECT_EQ(back.operations.all_mpi, held.operations.all_mpi);
+  ASSERT_EQ(back.grains.size(), held.grains.size());
+  EXPECT_EQ(back.grains[3].median_s, held.grains[3].median_s);
+  EXPECT_EQ(back.grains[3].histogram.size(), held.grains[3].histogram.size());
+  ASSERT_EQ(back.transfers.size(), held.transfers.size());
+  EXPECT_EQ(back.transfers.begin()->second.transfer_s, held.transfers.begin()->second.transfer_s);
+  ASSERT_EQ(back.reports.size(), 2u);
+  EXPECT_EQ(back.reports[1].messages, held.reports[1].messages);
+  EXPECT_TRUE(back.reports[1].missing);
+  EXPECT_EQ(back.archive_messages, held.archive_messages);
   for (const std::size_t cut : {std::size_t{3}, bytes.size() / 2, bytes.size() - 1})
-    EXPECT_THROW(read_finding_bytes(std::span(bytes).first(cut)), std::runtime_error) << cut;
+    EXPECT_THROW(read_held_result(std::span(bytes).first(cut)), std::runtime_error) << cut;
 }
 
 }  // namespace

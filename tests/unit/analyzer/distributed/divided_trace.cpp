@@ -138,12 +138,7 @@ PartialTrace partial_trace(const Trace& whole, const std::vector<LocationRange>&
   PartialTrace part{whole, shares[self], {}, {}};
   for (std::size_t l = 0; l < whole.locations.size(); ++l) {
     if (part.holds(static_cast<std::uint32_t>(l))) continue;
-    Location& other = part.trace.locations[l];
-    Location identity;  // what every process knows of a location from the definitions
-    identity.rank = other.rank;
-    identity.thread = other.thread;
-    identity.node = other.node;
-    other = std::move(identity);
+    part.trace.locations[l] = part.trace.locations[l].definition_only();
   }
   for (unsigned p = 0; p < shares.size(); ++p) {
     if (p == self) continue;

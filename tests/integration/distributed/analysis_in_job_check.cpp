@@ -1,14 +1,15 @@
-// mpirun -np K findings_in_job_check ARCHIVE [--min-wait-ns N] [--measure]
+// mpirun -np K analysis_in_job_check ARCHIVE [--min-wait-ns N] [--measure]
 //
-// The processes of the job find the findings of the rules that read only the partners of a
-// location's messages and collectives, each on its share of the archive with the ghosts of the
-// others' (find_findings_in_job); process 0 then analyzes the archive alone and compares the
-// two, finding by finding and field by field, and the matching's counts. Exit status 0 when
-// they are equal, 1 when not (the first difference is printed), 2 on a usage error.
+// The processes of the job analyze the archive divided, each its share with the ghosts of the
+// others' (analyze_in_job, the rules that read only the partners of a location's messages and
+// collectives, without clock repair); process 0 then analyzes it alone and compares the
+// findings, one by one and field by field, and the matching's figures. (The other parts of the
+// result are compared through the analyzer command's JSON report by job_analysis_test.py.)
+// Exit status 0 when they are equal, 1 when not (the first difference is printed), 2 on a
+// usage error.
 //
 // With --measure nothing is compared: process 0 prints the wall time and every process's peak
-// resident size; run alone (without mpirun), the same for the analyzer's way of finding them
-// on the whole trace.
+// resident size; run alone (without mpirun), the same for the analyzer alone.
 #include <mpi.h>
 #include <sys/resource.h>
 
@@ -19,8 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis_in_job.h"
 #include "catalog.h"
-#include "findings_in_job.h"
 
 namespace {
 
@@ -32,17 +33,19 @@ std::string describe(const Finding& f) {
          " occurrences, " + std::to_string(f.wait_time_s) + " s)";
 }
 
-bool same_counts(const collwrap::MatchCounts& a, const collwrap::MatchCounts& b) {
-  return a.messages == b.messages && a.unmatched_sends == b.unmatched_sends &&
-         a.unmatched_receives == b.unmatched_receives &&
-         a.incomplete_collectives == b.incomplete_collectives &&
-         a.unmatched_requests == b.unmatched_requests && a.clock_violations == b.clock_violations &&
-         a.invalid_ops == b.invalid_ops && a.mismatched_collectives == b.mismatched_collectives;
+bool same_matching(const collwrap::Summary& a, const collwrap::Summary& b) {
+  const collwrap::MatchSummary &x = a.matching, &y = b.matching;
+  return x.messages == y.messages && x.collectives == y.collectives &&
+         x.unmatched_sends == y.unmatched_sends && x.unmatched_receives == y.unmatched_receives &&
+         x.incomplete_collectives == y.incomplete_collectives &&
+         x.unmatched_requests == y.unmatched_requests &&
+         x.mismatched_collectives == y.mismatched_collectives && x.invalid_ops == y.invalid_ops &&
+         a.clock.violations == b.clock.violations;
 }
 
-int compare(const collwrap::FoundAtHeld& divided, const collwrap::Findings& alone,
-            const collwrap::MatchCounts& alone_counts, unsigned processes) {
-  const std::vector<Finding>& d = divided.findings.findings;
+int compare(const collwrap::AnalysisResult& divided, const collwrap::AnalysisResult& alone,
+            unsigned processes) {
+  const std::vector<Finding>& d = divided.findings;
   const std::vector<Finding>& a = alone.findings;
   for (std::size_t i = 0; i < std::max(d.size(), a.size()); ++i) {
     if (i < d.size() && i < a.size() && d[i] == a[i]) continue;
@@ -51,20 +54,21 @@ int compare(const collwrap::FoundAtHeld& divided, const collwrap::Findings& alon
               << (i < a.size() ? describe(a[i]) : "none") << '\n';
     return 1;
   }
-  if (divided.findings.instances_below_min_wait != alone.instances_below_min_wait) {
+  if (divided.summary.instances_below_min_wait != alone.summary.instances_below_min_wait) {
     std::cout << "FAIL: instances below the minimum wait differ\n";
     return 1;
   }
-  if (!same_counts(divided.counts, alone_counts)) {
-    std::cout << "FAIL: the matching's counts differ: messages " << divided.counts.messages
-              << " against " << alone_counts.messages << '\n';
+  if (!same_matching(divided.summary, alone.summary)) {
+    std::cout << "FAIL: the matching's figures differ: messages "
+              << divided.summary.matching.messages << " against " << alone.summary.matching.messages
+              << '\n';
     return 1;
   }
   if (a.empty()) {
     std::cout << "FAIL: the archive has no findings to compare\n";
     return 1;
   }
-  std::cout << "findings equal: " << a.size() << " findings and " << alone_counts.messages
+  std::cout << "findings equal: " << a.size() << " findings and " << alone.summary.matching.messages
             << " messages, " << processes << " processes against the analyzer alone\n";
   return 0;
 }
@@ -80,12 +84,16 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-int measure_alone(const std::string& archive, const collwrap::FindingSettings& settings) {
+collwrap::AnalysisResult analyze_alone(const std::string& archive,
+                                       const collwrap::AnalysisSettings& settings) {
+  const collwrap::Trace whole = collwrap::read_trace(archive, {.threads = settings.threads});
+  return collwrap::analyze_trace(whole, collwrap::match_trace(whole, settings.threads), settings);
+}
+
+int measure_alone(const std::string& archive, const collwrap::AnalysisSettings& settings) {
   const auto start = std::chrono::steady_clock::now();
-  const collwrap::Trace whole = collwrap::read_trace(archive, {.threads = 1});
-  const collwrap::Matching matching = collwrap::match_trace(whole, 1);
-  const collwrap::Findings found = collwrap::find_findings(whole, matching, settings, 1);
-  std::cout << "alone: " << found.findings.size() << " findings, " << seconds_since(start)
+  const collwrap::AnalysisResult result = analyze_alone(archive, settings);
+  std::cout << "alone: " << result.findings.size() << " findings, " << seconds_since(start)
             << " s, peak " << peak_mib() << " MiB\n";
   return 0;
 }
@@ -94,7 +102,9 @@ int measure_alone(const std::string& archive, const collwrap::FindingSettings& s
 
 int main(int argc, char** argv) {
   const std::unique_ptr<collwrap::MpiJob> job = collwrap::MpiJob::join_if_launched(&argc, &argv);
-  collwrap::FindingSettings settings;
+  collwrap::AnalysisSettings settings;
+  settings.threads = 1;
+  settings.causes.enabled = false;
   for (const collwrap::Pattern* p : collwrap::kPatternCatalog)
     if (p->reach == collwrap::RuleReach::Partners) settings.patterns.push_back(p);
   bool measure = false;
@@ -106,7 +116,7 @@ int main(int argc, char** argv) {
       settings.rules.min_wait = std::strtoll(argv[++i], nullptr, 10);
   }
   if (argc < 2 || (!job && !measure)) {
-    std::cerr << "usage: mpirun -np K findings_in_job_check ARCHIVE [--min-wait-ns N] "
+    std::cerr << "usage: mpirun -np K analysis_in_job_check ARCHIVE [--min-wait-ns N] "
                  "[--measure], K > 1\n";
     return 2;
   }
@@ -114,25 +124,22 @@ int main(int argc, char** argv) {
   if (!job) return measure_alone(archive, settings);
   try {
     const auto start = std::chrono::steady_clock::now();
-    const std::optional<collwrap::FoundAtHeld> divided =
-        collwrap::find_findings_in_job(*job, archive, settings, {.threads = 1});
+    const collwrap::DividedAnalysis divided =
+        collwrap::analyze_in_job(*job, archive, settings, false, {}, [](std::string_view) {});
     if (measure) {
       const double wall = seconds_since(start);
       double peak = peak_mib();
       std::vector<double> peaks(job->size());
       MPI_Gather(&peak, 1, MPI_DOUBLE, peaks.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
       if (!job->leads()) return 0;
-      std::cout << job->size() << " processes: " << divided->findings.findings.size()
-                << " findings, " << wall << " s, peak";
+      std::cout << job->size() << " processes: " << divided.result->findings.size() << " findings, "
+                << wall << " s, peak";
       for (const double p : peaks) std::cout << ' ' << p;
       std::cout << " MiB\n";
       return 0;
     }
     if (!job->leads()) return 0;
-    const collwrap::Trace whole = collwrap::read_trace(archive, {.threads = 1});
-    const collwrap::Matching matching = collwrap::match_trace(whole, 1);
-    return compare(*divided, collwrap::find_findings(whole, matching, settings, 1), matching.counts,
-                   job->size());
+    return compare(*divided.result, analyze_alone(archive, settings), job->size());
   } catch (const std::exception& e) {
     std::cout << "FAIL: process " << job->rank() << ": " << e.what() << '\n';
     return 1;

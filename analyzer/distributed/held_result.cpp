@@ -1,13 +1,12 @@
-#include "finding_bytes.h"
+#include "held_result.h"
 
 #include "byte_stream.h"
 
 namespace collwrap {
 namespace {
 
-// The fields of each part of a finding, in one place for both directions: `io` is a ByteWriter
-// with const parts or a ByteReader with mutable ones; `value` and `vector` and `text` move one
-// field.
+// The fields of each part, in one place for both directions: `io` is an Out with const parts
+// or an In with mutable ones (below); each of its calls moves one field.
 template <class Io, class SourceLocationT>
 void source_fields(Io& io, SourceLocationT& s) {
   io.text(s.function);
@@ -86,6 +85,21 @@ class Out {
   void presence(const std::optional<T>& v) {
     w_.put(std::uint8_t{v.has_value()});
   }
+  void texts(const std::vector<std::string>& v) {
+    count(v);
+    for (const std::string& s : v) text(s);
+  }
+  // Entries of a map keyed by a pair of trivially copyable values, each value moved by
+  // `fields`.
+  template <class Map, class Fields>
+  void map(const Map& m, Fields fields) {
+    count(m);
+    for (const auto& [key, v] : m) {
+      w_.put(key.first);
+      w_.put(key.second);
+      fields(v);
+    }
+  }
 
  private:
   ByteWriter w_;
@@ -93,7 +107,7 @@ class Out {
 
 class In {
  public:
-  explicit In(std::span<const char> bytes) : r_(bytes, "the findings") {}
+  explicit In(std::span<const char> bytes) : r_(bytes, "the analysis of a share") {}
   template <class T>
   void value(T& v) {
     r_.get(v);
@@ -123,31 +137,93 @@ class In {
     r_.get(present);
     if (present) v.emplace();
   }
+  void texts(std::vector<std::string>& v) {
+    count(v);
+    for (std::string& s : v) text(s);
+  }
+  template <class Map, class Fields>
+  void map(Map& m, Fields fields) {
+    std::uint64_t n = 0;
+    r_.get(n);
+    if (n > r_.remaining()) r_.throw_truncated();
+    for (std::uint64_t i = 0; i < n; ++i) {
+      typename Map::key_type key{};
+      r_.get(key.first);
+      r_.get(key.second);
+      fields(m[key]);
+    }
+  }
 
  private:
   ByteReader r_;
 };
 
+// The other parts, with the same `io`.
+template <class Io, class GrainT>
+void grain_fields(Io& io, GrainT& g) {
+  io.value(g.rank);
+  io.value(g.thread);
+  io.value(g.count);
+  io.value(g.total_s);
+  io.value(g.min_s);
+  io.value(g.median_s);
+  io.value(g.mean_s);
+  io.value(g.max_s);
+  io.count(g.histogram);
+  for (auto& bin : g.histogram) {
+    io.value(bin.low_s);
+    io.optional_value(bin.high_s);
+    io.value(bin.count);
+    io.value(bin.total_s);
+  }
+}
+
+template <class Io, class ReportT>
+void report_fields(Io& io, ReportT& r) {
+  io.value(r.events);
+  io.value(r.missing);
+  io.value(r.unclosed_calls);
+  io.value(r.orphan_ops);
+  io.value(r.clock_offsets);
+  io.value(r.max_offset_stddev);
+  io.texts(r.messages);
+}
+
+template <class Io, class HeldT>
+void held_fields(Io& io, HeldT& held) {
+  io.value(held.counts);
+  io.value(held.collectives);
+  io.value(held.findings.instances_below_min_wait);
+  io.count(held.findings.findings);
+  for (auto& f : held.findings.findings) finding_fields(io, f);
+  io.vector(held.times);
+  io.value(held.operations.all_mpi);
+  io.map(held.operations.groups, [&io](auto& tally) { io.value(tally); });
+  io.count(held.grains);
+  for (auto& g : held.grains) grain_fields(io, g);
+  io.map(held.transfers, [&io](auto& times) {
+    io.value(times.bytes);
+    io.vector(times.transfer_s);
+  });
+  io.count(held.reports);
+  for (auto& r : held.reports) report_fields(io, r);
+  io.texts(held.archive_messages);
+}
+
 }  // namespace
 
-std::vector<char> finding_bytes(const FoundAtHeld& found) {
+std::vector<char> held_result_bytes(const HeldResult& held) {
   std::vector<char> bytes;
   Out out(bytes);
-  out.value(found.counts);
-  out.value(found.findings.instances_below_min_wait);
-  out.count(found.findings.findings);
-  for (const Finding& f : found.findings.findings) finding_fields(out, f);
+  held_fields(out, held);
   return bytes;
 }
 
-FoundAtHeld read_finding_bytes(std::span<const char> bytes) {
-  FoundAtHeld found;
+HeldResult read_held_result(std::span<const char> bytes) {
+  HeldResult held;
   In in(bytes);
-  in.value(found.counts);
-  in.value(found.findings.instances_below_min_wait);
-  in.count(found.findings.findings);
-  for (Finding& f : found.findings.findings) finding_fields(in, f);
-  return found;
+  held_fields(in, held);
+  return held;
 }
 
 }  // namespace collwrap

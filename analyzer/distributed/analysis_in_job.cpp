@@ -1,0 +1,162 @@
+#include "analysis_in_job.h"
+
+#include <mpi.h>
+
+#include <iterator>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "byte_exchange.h"
+#include "compute_grains.h"
+#include "held_result.h"
+#include "job_read.h"
+#include "partial_trace.h"
+#include "request_linkage.h"
+#include "time_normalization.h"
+
+namespace collwrap {
+namespace {
+
+// Every process's times start where the earliest event of all starts.
+TimeSpan start_time_at_zero_in_job(Trace& trace, unsigned threads) {
+  TimeSpan span = time_span(trace);
+  MPI_Allreduce(MPI_IN_PLACE, &span.first, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &span.last, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  start_time_at(trace, span, threads);
+  return span;
+}
+
+// Sends the others the ghosts of this process's locations and installs theirs.
+PartialTrace exchange_ghosts(Trace trace, const std::vector<LocationRange>& shares, unsigned self,
+                             unsigned threads) {
+  const LocationRange held = shares.at(self);
+  std::vector<std::vector<char>> incoming;
+  {
+    Matching links;  // only the request pairs, of the held locations
+    link_requests(trace, links, threads, held);
+    incoming = exchange_bytes(pack_ghosts(trace, links, held, ProcessMap(trace, shares)));
+  }
+  PartialTrace part{std::move(trace), held, {}, {}};
+  for (unsigned p = 0; p < incoming.size(); ++p) {
+    if (p == self) continue;
+    for (ReceivedGhost& ghost : read_ghosts(incoming[p])) part.install(std::move(ghost));
+    std::vector<char>().swap(incoming[p]);
+  }
+  return part;
+}
+
+std::uint64_t held_collectives(const PartialTrace& part, const Matching& matching) {
+  std::uint64_t n = 0;
+  for (const CollectiveInstance& c : matching.collectives)
+    n += part.holds(matching.members[c.first_member].loc);
+  return n;
+}
+
+// What this process makes of its share, from its matched partial trace.
+HeldResult analyze_held(const PartialTrace& part, const Matching& matching,
+                        const AnalysisSettings& settings) {
+  FindingSettings findings = settings.findings();
+  findings.at = part.held;
+  HeldResult held;
+  held.findings = find_findings(part.trace, matching, findings, settings.threads);
+  held.counts = matching.counts;
+  held.collectives = held_collectives(part, matching);
+  held.times = location_times(part.trace, part.held);
+  held.operations = tally_operations(part.trace, part.held);
+  held.grains = compute_grains(part.trace, part.held);
+  held.transfers = collect_transfers(part.trace, matching, part.held);
+  return held;
+}
+
+// Process 0: the processes' parts, in process order (their shares are in location order), as
+// one result. `trace` holds the archive's definitions and its time span.
+AnalysisResult merge_held(Trace& trace, std::vector<HeldResult> parts,
+                          std::uint64_t timer_resolution, const AnalysisSettings& settings) {
+  ResultParts merged;
+  std::vector<Findings> findings;
+  std::vector<LocationReport> reports;
+  OperationTallies operations;
+  PairTransfers transfers;
+  trace.warnings.messages.clear();
+  for (HeldResult& part : parts) {
+    findings.push_back(std::move(part.findings));
+    merged.counts += part.counts;
+    merged.collectives += part.collectives;
+    merged.times.insert(merged.times.end(), part.times.begin(), part.times.end());
+    merge_tallies(operations, part.operations);
+    std::move(part.grains.begin(), part.grains.end(), std::back_inserter(merged.grains));
+    merge_transfers(transfers, std::move(part.transfers));
+    std::move(part.reports.begin(), part.reports.end(), std::back_inserter(reports));
+    trace.warnings.messages.insert(trace.warnings.messages.end(), part.archive_messages.begin(),
+                                   part.archive_messages.end());
+  }
+  add_reports(trace, reports, timer_resolution);
+  merged.found = merge_findings(std::move(findings));
+  merged.operations = operation_stats(trace, operations);
+  merged.communication = communication_matrix(std::move(transfers));
+  return assemble_result(trace, std::move(merged), settings);
+}
+
+}  // namespace
+
+bool can_divide(const AnalysisSettings& settings) {
+  if (settings.causes.enabled) return false;
+  for (const Pattern* p : settings.patterns)
+    if (p->reach != RuleReach::Partners) return false;
+  return true;
+}
+
+DividedAnalysis analyze_in_job(const MpiJob& job, const std::string& path,
+                               const AnalysisSettings& settings, bool clock_repair,
+                               const ReadProgress& progress,
+                               const std::function<void(std::string_view)>& phase) {
+  if (!can_divide(settings))
+    throw std::invalid_argument(
+        "the settings ask for rules or a root-cause analysis that need the whole trace");
+  LocationsRead read = read_share_in_job(job, path, {settings.threads}, progress);
+  const unsigned threads = settings.threads;
+  DividedAnalysis out;
+  try {
+    phase("matching");
+    const LocationRange share = read.shares.at(job.rank());
+    HeldResult own;
+    own.reports.assign(read.reports.begin() + static_cast<std::ptrdiff_t>(share.first),
+                       read.reports.begin() +
+                           static_cast<std::ptrdiff_t>(std::min(share.end, read.reports.size())));
+    std::vector<LocationReport>().swap(read.reports);
+    own.archive_messages = read.trace.warnings.messages;
+    start_time_at_zero_in_job(read.trace, threads);
+    read.trace.finish_indexes();
+    PartialTrace part = exchange_ghosts(std::move(read.trace), read.shares, job.rank(), threads);
+    const Matching matching = match_trace(part.trace, threads, part.held);
+    if (clock_repair) {
+      phase("clock repair");
+      std::uint64_t violations = matching.counts.clock_violations;
+      MPI_Allreduce(MPI_IN_PLACE, &violations, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+      if (violations > 0) {
+        out.needs_whole_trace = true;
+        return out;
+      }
+    }
+    phase("patterns");
+    HeldResult held = analyze_held(part, matching, settings);
+    held.reports = std::move(own.reports);
+    held.archive_messages = std::move(own.archive_messages);
+    std::vector<std::vector<char>> all = gather_bytes(held_result_bytes(held));
+    if (!job.leads()) return out;
+    // Of the locations, only what the definitions say stays: the events are analyzed.
+    for (Location& l : part.trace.locations) l = l.definition_only();
+    std::vector<HeldResult> parts;
+    for (std::vector<char>& bytes : all) {
+      parts.push_back(read_held_result(bytes));
+      std::vector<char>().swap(bytes);
+    }
+    out.result = merge_held(part.trace, std::move(parts), read.timer_resolution, settings);
+  } catch (const std::exception& e) {
+    end_job_after(job, "analyze its share of the locations with the others", e);
+  }
+  return out;
+}
+
+}  // namespace collwrap

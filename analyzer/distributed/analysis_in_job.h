@@ -1,0 +1,42 @@
+// The analysis divided among the processes of an MPI job, each holding only its share of the
+// archive's locations: a process reads its share, sends the others the ghosts of it they need
+// (ghost_selection.h), matches and runs the rules on its partial trace, and makes the findings
+// and the report's parts at its own locations only; process 0 merges what all made into the
+// result the analyzer alone gives. No process holds more than its share and its ghosts.
+//
+// Only rules of RuleReach::Partners run so, and not the root-cause analysis nor the clock
+// repair (whose passes need the whole trace): can_divide says when a job can analyze so.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "analyze.h"
+#include "mpi_job.h"
+#include "trace_reader.h"
+
+namespace collwrap {
+
+// Whether the settings ask only for what the divided analysis gives: rules of
+// RuleReach::Partners, no root causes.
+bool can_divide(const AnalysisSettings& settings);
+
+struct DividedAnalysis {
+  // Set when the matching found clock-condition violations and `clock_repair` was asked for:
+  // the repair needs the whole trace, so nothing was analyzed (on every process alike).
+  bool needs_whole_trace = false;
+  std::optional<AnalysisResult> result;  // process 0's, otherwise unset
+};
+
+// `phase` is told of each phase after reading, as the analyzer alone's progress is: matching,
+// clock repair (with `clock_repair`), patterns. Failures while reading end every process alike
+// (read_share_in_job: exceptions thrown on every process); failures after it end the job
+// (end_job_after). std::invalid_argument unless can_divide(settings).
+DividedAnalysis analyze_in_job(const MpiJob& job, const std::string& path,
+                               const AnalysisSettings& settings, bool clock_repair,
+                               const ReadProgress& progress,
+                               const std::function<void(std::string_view)>& phase);
+
+}  // namespace collwrap
