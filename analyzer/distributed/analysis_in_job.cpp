@@ -9,6 +9,7 @@
 
 #include "byte_exchange.h"
 #include "compute_grains.h"
+#include "ghost_exchange.h"
 #include "held_result.h"
 #include "job_read.h"
 #include "partial_trace.h"
@@ -27,22 +28,15 @@ TimeSpan start_time_at_zero_in_job(Trace& trace, unsigned threads) {
   return span;
 }
 
-// Sends the others the ghosts of this process's locations and installs theirs.
-PartialTrace exchange_ghosts(Trace trace, const std::vector<LocationRange>& shares, unsigned self,
-                             unsigned threads) {
+// The partial trace of this process: its share and the others' ghosts of it.
+PartialTrace partial_trace_in_job(Trace trace, const std::vector<LocationRange>& shares,
+                                  unsigned self, unsigned threads) {
   const LocationRange held = shares.at(self);
-  std::vector<std::vector<char>> incoming;
-  {
-    Matching links;  // only the request pairs, of the held locations
-    link_requests(trace, links, threads, held);
-    incoming = exchange_bytes(pack_ghosts(trace, links, held, ProcessMap(trace, shares)));
-  }
+  const ProcessMap map(trace, shares);
+  Matching links;  // only the request pairs, of the held locations
+  link_requests(trace, links, threads, held);
   PartialTrace part{std::move(trace), held, {}, {}};
-  for (unsigned p = 0; p < incoming.size(); ++p) {
-    if (p == self) continue;
-    for (ReceivedGhost& ghost : read_ghosts(incoming[p])) part.install(std::move(ghost));
-    std::vector<char>().swap(incoming[p]);
-  }
+  exchange_ghosts(part, links, map, self);
   return part;
 }
 
@@ -128,7 +122,8 @@ DividedAnalysis analyze_in_job(const MpiJob& job, const std::string& path,
     own.archive_messages = read.trace.warnings.messages;
     start_time_at_zero_in_job(read.trace, threads);
     read.trace.finish_indexes();
-    PartialTrace part = exchange_ghosts(std::move(read.trace), read.shares, job.rank(), threads);
+    PartialTrace part =
+        partial_trace_in_job(std::move(read.trace), read.shares, job.rank(), threads);
     const Matching matching = match_trace(part.trace, threads, part.held);
     if (clock_repair) {
       phase("clock repair");

@@ -23,15 +23,6 @@ int this_process() {
   return rank;
 }
 
-// Starts the messages that move `bytes` bytes at `data` to or from `peer`.
-template <class Start>
-void start_pieces(char* data, std::size_t bytes, Start start, std::vector<MPI_Request>& requests) {
-  for (std::size_t done = 0; done < bytes; done += kPiece) {
-    MPI_Request& r = requests.emplace_back();
-    start(data + done, static_cast<int>(std::min(kPiece, bytes - done)), &r);
-  }
-}
-
 }  // namespace
 
 void send_bytes(const void* data, std::size_t bytes, int to) {
@@ -60,37 +51,6 @@ std::vector<char> receive_bytes(int from) {
   std::vector<char> bytes(receive_size(from));
   receive_pieces(bytes.data(), bytes.size(), from);
   return bytes;
-}
-
-std::vector<std::vector<char>> exchange_bytes(std::vector<std::vector<char>> outgoing) {
-  const int processes = process_count(), self = this_process();
-  std::vector<std::uint64_t> sizes_out(processes), sizes_in(processes);
-  for (int p = 0; p < processes; ++p) sizes_out[p] = outgoing.at(p).size();
-  MPI_Alltoall(sizes_out.data(), 1, MPI_UINT64_T, sizes_in.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
-  std::vector<std::vector<char>> incoming(processes);
-  incoming[self] = std::move(outgoing[self]);
-  std::vector<MPI_Request> requests;
-  for (int p = 0; p < processes; ++p) {
-    if (p == self) continue;
-    incoming[p].resize(sizes_in[p]);
-    start_pieces(
-        incoming[p].data(), incoming[p].size(),
-        [p](char* at, int n, MPI_Request* r) {
-          MPI_Irecv(at, n, MPI_BYTE, p, kTag, MPI_COMM_WORLD, r);
-        },
-        requests);
-  }
-  for (int p = 0; p < processes; ++p) {
-    if (p == self) continue;
-    start_pieces(
-        outgoing[p].data(), outgoing[p].size(),
-        [p](char* at, int n, MPI_Request* r) {
-          MPI_Isend(at, n, MPI_BYTE, p, kTag, MPI_COMM_WORLD, r);
-        },
-        requests);
-  }
-  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
-  return incoming;
 }
 
 std::vector<std::vector<char>> gather_bytes(std::vector<char> mine) {

@@ -14,10 +14,6 @@ std::vector<char> receive_bytes(int from);
 std::size_t receive_size(int from);
 void receive_pieces(void* data, std::size_t bytes, int from);
 
-// Every process sends outgoing[p] to process p (outgoing has one entry per process; its own
-// entry stays here) and gets what each sent it, by sender.
-std::vector<std::vector<char>> exchange_bytes(std::vector<std::vector<char>> outgoing);
-
 // Process 0 gets every process's bytes, by process (its own moved in); the others get nothing.
 std::vector<std::vector<char>> gather_bytes(std::vector<char> mine);
 

@@ -1,25 +1,17 @@
 #include "ghost_location.h"
 
-#include "byte_stream.h"
-
 namespace collwrap {
-namespace {
-
-// What identifies a location, as one trivially copyable record.
-struct Identity {
-  std::uint32_t location;
-  std::int32_t rank, thread;
-  std::uint32_t node;
-  std::uint64_t otf2_id;
-};
-
-}  // namespace
 
 GhostLocation extract_ghost(const Location& original, std::span<const std::uint32_t> ops) {
   GhostLocation g;
   Location& e = g.events;
   e = original.definition_only();
   const bool requests = !original.op_request.empty();
+  // Room once, not by doubling: at most a call per op. The ghost only lives until it is sent.
+  for_each_call_column(e, [&](auto& column) { column.reserve(ops.size() + 1); });
+  for_each_dense_op_column(e, [&](auto& column) { column.reserve(ops.size()); });
+  g.origin_call.reserve(ops.size());
+  g.origin_op.reserve(ops.size());
   for (const std::uint32_t op : ops) {
     // Ops are in call order (each call's ops are one range), so a call starts where the
     // previous op's ends.
@@ -51,39 +43,6 @@ GhostLocation extract_ghost(const Location& original, std::span<const std::uint3
   }
   if (!g.origin_call.empty()) e.call_first_op.push_back(static_cast<std::uint32_t>(e.ops()));
   return g;
-}
-
-void append_ghost(std::vector<char>& bytes, std::uint32_t location, const GhostLocation& ghost) {
-  const Location& e = ghost.events;
-  ByteWriter out(bytes);
-  out.put(Identity{location, e.rank, e.thread, e.node, e.otf2_id});
-  const auto put = [&out](const auto& column) { out.put_vector(column); };
-  for_each_call_column(e, put);
-  for_each_op_column(e, put);
-  out.put_vector(ghost.origin_call);
-  out.put_vector(ghost.origin_op);
-}
-
-std::vector<ReceivedGhost> read_ghosts(std::span<const char> bytes) {
-  std::vector<ReceivedGhost> ghosts;
-  ByteReader reader(bytes, "the ghost locations");
-  while (!reader.done()) {
-    ReceivedGhost& r = ghosts.emplace_back();
-    Identity id{};
-    reader.get(id);
-    r.location = id.location;
-    Location& e = r.ghost.events;
-    e.rank = id.rank;
-    e.thread = id.thread;
-    e.node = id.node;
-    e.otf2_id = id.otf2_id;
-    const auto get = [&reader](auto& column) { reader.get_vector(column); };
-    for_each_call_column(e, get);
-    for_each_op_column(e, get);
-    reader.get_vector(r.ghost.origin_call);
-    reader.get_vector(r.ghost.origin_op);
-  }
-  return ghosts;
 }
 
 }  // namespace collwrap

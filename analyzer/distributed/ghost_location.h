@@ -1,5 +1,5 @@
 // A ghost: the part of another process's location that this process reads (ghost_selection.h),
-// as a Location of its own, and the way it travels between processes as bytes.
+// as a Location of its own (ghost_exchange.h moves it between processes).
 #pragma once
 
 #include <cstdint>
@@ -21,16 +21,10 @@ struct GhostLocation {
 // `ops`: ascending indexes of ops of `original`.
 GhostLocation extract_ghost(const Location& original, std::span<const std::uint32_t> ops);
 
-// Appends a ghost of location `location` to `bytes`; read_ghosts gives them back in order.
-// The bytes hold the columns as they are in memory: both ends run the same binary on one kind
-// of machine.
-void append_ghost(std::vector<char>& bytes, std::uint32_t location, const GhostLocation& ghost);
-
+// A ghost with the index of the location it stands for.
 struct ReceivedGhost {
   std::uint32_t location = 0;
   GhostLocation ghost;
 };
-// Throws std::runtime_error when the bytes end inside a ghost.
-std::vector<ReceivedGhost> read_ghosts(std::span<const char> bytes);
 
 }  // namespace collwrap

@@ -1,22 +1,6 @@
 #include "partial_trace.h"
 
-#include "ghost_selection.h"
-
 namespace collwrap {
-
-std::vector<std::vector<char>> pack_ghosts(const Trace& trace, const Matching& links,
-                                           const LocationRange& held, const ProcessMap& map) {
-  std::vector<std::vector<char>> bytes(map.processes());
-  for (std::size_t l = held.first; l < std::min(held.end, trace.locations.size()); ++l) {
-    const auto location = static_cast<std::uint32_t>(l);
-    const std::vector<std::vector<std::uint32_t>> ops =
-        select_ghost_ops(trace, links, location, map);
-    for (unsigned p = 0; p < ops.size(); ++p)
-      if (!ops[p].empty())
-        append_ghost(bytes[p], location, extract_ghost(trace.locations[l], ops[p]));
-  }
-  return bytes;
-}
 
 void PartialTrace::install(ReceivedGhost&& received) {
   const std::uint32_t l = received.location;

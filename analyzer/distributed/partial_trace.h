@@ -14,12 +14,6 @@
 
 namespace collwrap {
 
-// The two ends of the exchange. The sender: for each process, the ghosts of the locations in
-// `held` (held here) that it needs, as bytes for read_ghosts (empty for this process and for
-// processes that need none). `links`: the request pairs of the held locations (link_requests).
-std::vector<std::vector<char>> pack_ghosts(const Trace& trace, const Matching& links,
-                                           const LocationRange& held, const ProcessMap& map);
-
 struct PartialTrace {
   // Definitions as on every process; the held locations in full; the others hold their ghost
   // (nothing if none came).
@@ -28,7 +22,7 @@ struct PartialTrace {
   // By location: each call's and op's index on the original; empty for held locations.
   std::vector<std::vector<std::uint32_t>> origin_call, origin_op;
 
-  // The receiver: puts a ghost in place of its location.
+  // Puts a ghost in place of its location (ghost_exchange.h).
   void install(ReceivedGhost&& received);
   bool holds(std::uint32_t location) const { return held.contains(location); }
   OpRef original_op(OpRef op) const;

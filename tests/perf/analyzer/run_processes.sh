@@ -11,6 +11,10 @@
 #   ARCHIVE_DIR  where the archive is kept (default: a temporary directory, removed at exit);
 #                an archive already there is used as it is
 #   REPEAT       environment variable, runs per configuration (default 3)
+#   SELECTION    environment variable: "all" (default: --patterns all, the analyzer's whole
+#                analysis, which a job analyzes on process 0 after reading in shares) or
+#                "divided" (only the patterns a job analyzes divided, each process holding its
+#                share: --list-patterns=json "divides", and --no-causes)
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 EVENTS=${2:-10000000}
@@ -28,6 +32,13 @@ trap 'rm -rf "$WORK"' EXIT
 ARCHIVE=${3:-$WORK/archive}
 [ -e "$ARCHIVE/traces.otf2" ] || "$GENERATE" "$ARCHIVE" --events "$EVENTS" --ranks 64 >/dev/null
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+case ${SELECTION:-all} in
+  all) set -- --patterns all ;;
+  divided)
+    set -- --patterns "$("$ANALYZER" --list-patterns=json | python3 -c 'import json, sys
+print(",".join(p["id"] for p in json.load(sys.stdin)["patterns"] if p["divides"]))')" --no-causes ;;
+  *) echo "run_processes.sh: SELECTION is all or divided" >&2; exit 2 ;;
+esac
 
 # run LABEL COMMAND...: REPEAT runs, each process timed by /usr/bin/time into its own file;
 # prints "LABEL wall peak0_kb peak_others_kb" of the run with the least wall time.
@@ -59,16 +70,16 @@ events=$("$ANALYZER" "$ARCHIVE" --patterns all --json "$WORK/alone.json" -q --th
 {
   run "otf2-print --silent" "$TIMED" otf2-print --silent "$ARCHIVE/traces.otf2"
   for threads in 1 2; do
-    run "alone, $threads thread(s)" "$TIMED" "$ANALYZER" "$ARCHIVE" --patterns all \
+    run "alone, $threads thread(s)" "$TIMED" "$ANALYZER" "$ARCHIVE" "$@" \
       --json "$WORK/out.json" -q --threads "$threads"
     for processes in 2 4; do
       run "-np $processes, $threads thread(s) each" mpirun -np "$processes" --oversubscribe \
-        --bind-to none "$TIMED" "$ANALYZER" "$ARCHIVE" --patterns all --json "$WORK/out.json" \
+        --bind-to none "$TIMED" "$ANALYZER" "$ARCHIVE" "$@" --json "$WORK/out.json" \
         -q --threads "$threads"
     done
   done
 } > "$WORK/runs.txt"
-echo "archive: $events events over 64 locations, $(du -sb "$ARCHIVE/traces" | cut -f1) bytes of event files; best of $REPEAT runs by wall time"
+echo "archive: $events events over 64 locations, $(du -sb "$ARCHIVE/traces" | cut -f1) bytes of event files; best of $REPEAT runs by wall time; patterns: ${SELECTION:-all}"
 awk -v events="$events" -F' ' '
   { n = NF; wall = $(n - 2); p0 = $(n - 1); po = $n; label = $1; for (i = 2; i <= n - 3; ++i) label = label " " $i
     if (label ~ /^alone, 1/) base = wall

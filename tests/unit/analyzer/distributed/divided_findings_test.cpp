@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "catalog.h"
+#include "compute_grains.h"
 #include "divided_trace.h"
 #include "findings.h"
-#include "compute_grains.h"
 #include "held_result.h"
 
 namespace collwrap {

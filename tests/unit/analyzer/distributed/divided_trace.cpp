@@ -140,10 +140,12 @@ PartialTrace partial_trace(const Trace& whole, const std::vector<LocationRange>&
     if (part.holds(static_cast<std::uint32_t>(l))) continue;
     part.trace.locations[l] = part.trace.locations[l].definition_only();
   }
-  for (unsigned p = 0; p < shares.size(); ++p) {
-    if (p == self) continue;
-    const std::vector<char> bytes = pack_ghosts(whole, links, shares[p], map).at(self);
-    for (ReceivedGhost& g : read_ghosts(bytes)) part.install(std::move(g));
+  // What exchange_ghosts sends this process: of every other process's locations, the ops
+  // this one needs.
+  for (std::uint32_t l = 0; l < whole.locations.size(); ++l) {
+    if (part.holds(l)) continue;
+    const std::vector<std::uint32_t> ops = select_ghost_ops(whole, links, l, map).at(self);
+    if (!ops.empty()) part.install({l, extract_ghost(whole.locations[l], ops)});
   }
   return part;
 }

@@ -162,18 +162,6 @@ TEST(PartialTrace, GhostsHoldOnlyWhatTheHoldersLocationsRead) {
   }
 }
 
-TEST(PartialTrace, GhostBytesCutShortAreAnError) {
-  const Trace whole = varied_trace();
-  const std::vector<LocationRange> shares{{0, 4}, {4, 8}};
-  Matching links;
-  link_requests(whole, links, 1);
-  const std::vector<char> bytes =
-      pack_ghosts(whole, links, shares[1], ProcessMap(whole, shares)).at(0);
-  ASSERT_GT(bytes.size(), 16u);
-  EXPECT_EQ(read_ghosts(bytes).size(), 4u);
-  EXPECT_THROW(read_ghosts(std::span(bytes).first(bytes.size() - 3)), std::runtime_error);
-}
-
 // Every instance a rule reports at a location, as the set the rule gives.
 class InstanceSet : public InstanceSink {
  public:

@@ -1,0 +1,147 @@
+#include "ghost_exchange.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include "ghost_selection.h"
+
+namespace collwrap {
+namespace {
+
+constexpr int kTag = 7302;
+constexpr std::size_t kPiece = std::size_t{1} << 30;  // bytes per message: fits an int count
+
+// Every column of a ghost, origin indexes included, in the order both ends visit them.
+template <class Ghost, class F>
+void for_each_ghost_column(Ghost& g, F&& f) {
+  for_each_call_column(g.events, f);
+  for_each_op_column(g.events, f);
+  f(g.origin_call);
+  f(g.origin_op);
+}
+
+// The messages of one round, all started before any is waited for.
+class Round {
+ public:
+  template <class T>
+  void send(const std::vector<T>& v, int to) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    pieces(const_cast<T*>(v.data()), v.size() * sizeof(T), to, true);
+  }
+  template <class T>
+  void receive(std::vector<T>& v, int from) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    pieces(v.data(), v.size() * sizeof(T), from, false);
+  }
+  void wait() {
+    MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+    requests_.clear();
+  }
+
+ private:
+  void pieces(void* data, std::size_t bytes, int peer, bool sending) {
+    auto* p = static_cast<char*>(data);
+    for (std::size_t done = 0; done < bytes; done += kPiece) {
+      const int n = static_cast<int>(std::min(kPiece, bytes - done));
+      MPI_Request& r = requests_.emplace_back();
+      if (sending)
+        MPI_Isend(p + done, n, MPI_BYTE, peer, kTag, MPI_COMM_WORLD, &r);
+      else
+        MPI_Irecv(p + done, n, MPI_BYTE, peer, kTag, MPI_COMM_WORLD, &r);
+    }
+  }
+
+  std::vector<MPI_Request> requests_;
+};
+
+// What a header says of each ghost: its location and identity, then its columns' lengths.
+std::vector<std::uint64_t> header_of(const std::vector<ReceivedGhost>& ghosts) {
+  std::vector<std::uint64_t> header{ghosts.size()};
+  for (const ReceivedGhost& g : ghosts) {
+    const Location& e = g.ghost.events;
+    header.insert(header.end(), {g.location, static_cast<std::uint32_t>(e.rank),
+                                 static_cast<std::uint32_t>(e.thread), e.node, e.otf2_id});
+    for_each_ghost_column(g.ghost, [&](const auto& column) { header.push_back(column.size()); });
+  }
+  return header;
+}
+
+// The ghosts a header announces, with their columns sized for the bytes to come.
+std::vector<ReceivedGhost> ghosts_of(const std::vector<std::uint64_t>& header,
+                                     std::uint32_t locations) {
+  std::size_t at = 0;
+  const auto next = [&]() {
+    if (at >= header.size())
+      throw std::runtime_error("the ghost locations sent by another process are damaged");
+    return header[at++];
+  };
+  std::vector<ReceivedGhost> ghosts(next());
+  for (ReceivedGhost& g : ghosts) {
+    g.location = static_cast<std::uint32_t>(next());
+    if (g.location >= locations)
+      throw std::runtime_error("another process sent a ghost of a location the archive lacks");
+    Location& e = g.ghost.events;
+    e.rank = static_cast<std::int32_t>(next());
+    e.thread = static_cast<std::int32_t>(next());
+    e.node = static_cast<std::uint32_t>(next());
+    e.otf2_id = next();
+    for_each_ghost_column(g.ghost, [&](auto& column) { column.resize(next()); });
+  }
+  return ghosts;
+}
+
+}  // namespace
+
+void exchange_ghosts(PartialTrace& part, const Matching& links, const ProcessMap& map,
+                     unsigned self) {
+  const Trace& trace = part.trace;
+  const unsigned processes = map.processes();
+  const std::size_t first = part.held.first;
+  const std::size_t end = std::min(part.held.end, trace.locations.size());
+  // Which ops of each held location each process needs: 4 bytes per op sent.
+  std::vector<std::vector<std::vector<std::uint32_t>>> selected;
+  for (std::size_t l = first; l < end; ++l)
+    selected.push_back(select_ghost_ops(trace, links, static_cast<std::uint32_t>(l), map));
+
+  for (unsigned round = 1; round < processes; ++round) {
+    const unsigned to = (self + round) % processes;
+    const unsigned from = (self + processes - round) % processes;
+    std::vector<ReceivedGhost> outgoing;
+    for (std::size_t l = first; l < end; ++l) {
+      std::vector<std::uint32_t>& ops = selected[l - first][to];
+      if (ops.empty()) continue;
+      outgoing.push_back({static_cast<std::uint32_t>(l), extract_ghost(trace.locations[l], ops)});
+      std::vector<std::uint32_t>().swap(ops);
+    }
+    Round messages;
+    const std::vector<std::uint64_t> header = header_of(outgoing);
+    const std::vector<std::uint64_t> header_size{header.size()};
+    messages.send(header_size, static_cast<int>(to));
+    std::vector<std::uint64_t> incoming_size(1);
+    messages.receive(incoming_size, static_cast<int>(from));
+    messages.wait();
+    messages.send(header, static_cast<int>(to));
+    std::vector<std::uint64_t> incoming_header(incoming_size[0]);
+    messages.receive(incoming_header, static_cast<int>(from));
+    messages.wait();
+
+    std::vector<ReceivedGhost> incoming =
+        ghosts_of(incoming_header, static_cast<std::uint32_t>(trace.locations.size()));
+    for (ReceivedGhost& g : incoming)
+      for_each_ghost_column(
+          g.ghost, [&](auto& column) { messages.receive(column, static_cast<int>(from)); });
+    for (const ReceivedGhost& g : outgoing)
+      for_each_ghost_column(
+          g.ghost, [&](const auto& column) { messages.send(column, static_cast<int>(to)); });
+    messages.wait();
+    outgoing.clear();
+    for (ReceivedGhost& g : incoming) part.install(std::move(g));
+  }
+}
+
+}  // namespace collwrap

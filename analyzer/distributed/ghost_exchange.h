@@ -1,0 +1,22 @@
+// Ghosts between the processes of the analyzer's MPI job: each process sends every other the
+// ghosts of its own locations that process needs (ghost_selection.h) and installs the ghosts
+// the others send it (PartialTrace::install).
+//
+// Ghost columns travel as they are in memory, straight from the sender's copy into the
+// receiver's columns: a header first says which locations come and how long each column is,
+// then every column follows in pieces below MPI's int counts. The processes exchange in K − 1
+// rounds, with one partner each way per round, so that a process holds the ghosts of only one
+// round at a time while they travel.
+#pragma once
+
+#include "matching.h"
+#include "partial_trace.h"
+#include "process_map.h"
+
+namespace collwrap {
+
+// `links`: the request pairs of the held locations (link_requests). `self`: this process.
+void exchange_ghosts(PartialTrace& part, const Matching& links, const ProcessMap& map,
+                     unsigned self);
+
+}  // namespace collwrap
