@@ -20,12 +20,11 @@ namespace collwrap {
 namespace {
 
 // Every process's times start where the earliest event of all starts.
-TimeSpan start_time_at_zero_in_job(Trace& trace, unsigned threads) {
+void start_time_at_zero_in_job(Trace& trace, unsigned threads) {
   TimeSpan span = time_span(trace);
   MPI_Allreduce(MPI_IN_PLACE, &span.first, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, &span.last, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
   start_time_at(trace, span, threads);
-  return span;
 }
 
 // The partial trace of this process: its share and the others' ghosts of it.
@@ -113,13 +112,14 @@ DividedAnalysis analyze_in_job(const MpiJob& job, const std::string& path,
   DividedAnalysis out;
   try {
     phase("matching");
+    // What reading said, of this process's locations and of the archive, for process 0.
     const LocationRange share = read.shares.at(job.rank());
-    HeldResult own;
-    own.reports.assign(read.reports.begin() + static_cast<std::ptrdiff_t>(share.first),
-                       read.reports.begin() +
-                           static_cast<std::ptrdiff_t>(std::min(share.end, read.reports.size())));
+    std::vector<LocationReport> reports(
+        read.reports.begin() + static_cast<std::ptrdiff_t>(share.first),
+        read.reports.begin() +
+            static_cast<std::ptrdiff_t>(std::min(share.end, read.reports.size())));
     std::vector<LocationReport>().swap(read.reports);
-    own.archive_messages = read.trace.warnings.messages;
+    std::vector<std::string> archive_messages = read.trace.warnings.messages;
     start_time_at_zero_in_job(read.trace, threads);
     read.trace.finish_indexes();
     PartialTrace part =
@@ -136,8 +136,8 @@ DividedAnalysis analyze_in_job(const MpiJob& job, const std::string& path,
     }
     phase("patterns");
     HeldResult held = analyze_held(part, matching, settings);
-    held.reports = std::move(own.reports);
-    held.archive_messages = std::move(own.archive_messages);
+    held.reports = std::move(reports);
+    held.archive_messages = std::move(archive_messages);
     std::vector<std::vector<char>> all = gather_bytes(held_result_bytes(held));
     if (!job.leads()) return out;
     // Of the locations, only what the definitions say stays: the events are analyzed.

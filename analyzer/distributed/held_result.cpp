@@ -226,4 +226,18 @@ HeldResult read_held_result(std::span<const char> bytes) {
   return held;
 }
 
+std::vector<char> location_report_bytes(const LocationReport& report) {
+  std::vector<char> bytes;
+  Out out(bytes);
+  report_fields(out, report);
+  return bytes;
+}
+
+LocationReport read_location_report(std::span<const char> bytes) {
+  LocationReport report;
+  In in(bytes);
+  report_fields(in, report);
+  return report;
+}
+
 }  // namespace collwrap

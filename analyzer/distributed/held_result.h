@@ -31,4 +31,9 @@ std::vector<char> held_result_bytes(const HeldResult& held);
 // Throws std::runtime_error when the bytes end early.
 HeldResult read_held_result(std::span<const char> bytes);
 
+// One location's read report alone, as the gathered analysis sends it with its location
+// (share_transfer.h). Throws std::runtime_error when the bytes end early.
+std::vector<char> location_report_bytes(const LocationReport& report);
+LocationReport read_location_report(std::span<const char> bytes);
+
 }  // namespace collwrap

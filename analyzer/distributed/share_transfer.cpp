@@ -7,6 +7,7 @@
 
 #include "byte_exchange.h"
 #include "byte_stream.h"
+#include "held_result.h"
 
 namespace collwrap {
 namespace {
@@ -38,14 +39,6 @@ void receive_strings(std::vector<std::string>& strings, int from) {
   while (!in.done()) in.get_string(strings.emplace_back());
 }
 
-// The report's numbers, as one trivially copyable record.
-struct ReportCounts {
-  std::uint64_t events, unclosed_calls, orphan_ops;
-  double max_offset_stddev;
-  std::uint32_t clock_offsets;
-  std::uint8_t missing;
-};
-
 }  // namespace
 
 void send_share(const LocationsRead& read, const LocationRange& share, int to) {
@@ -55,12 +48,7 @@ void send_share(const LocationsRead& read, const LocationRange& share, int to) {
     for_each_call_column(l, send);
     for_each_op_column(l, send);
     send_vector(l.pcontrol, to);
-    const LocationReport& r = read.reports[i];
-    const std::vector<ReportCounts> counts{{r.events, r.unclosed_calls, r.orphan_ops,
-                                            r.max_offset_stddev, r.clock_offsets,
-                                            static_cast<std::uint8_t>(r.missing)}};
-    send_vector(counts, to);
-    send_strings(r.messages, to);
+    send_vector(location_report_bytes(read.reports[i]), to);
   }
   send_strings(read.trace.warnings.messages, to);
 }
@@ -72,17 +60,7 @@ void receive_share(LocationsRead& read, const LocationRange& share, int from) {
     for_each_call_column(l, receive);
     for_each_op_column(l, receive);
     receive_vector(l.pcontrol, from);
-    std::vector<ReportCounts> counts;
-    receive_vector(counts, from);
-    LocationReport& r = read.reports[i];
-    const ReportCounts& c = counts.at(0);
-    r.events = c.events;
-    r.unclosed_calls = c.unclosed_calls;
-    r.orphan_ops = c.orphan_ops;
-    r.max_offset_stddev = c.max_offset_stddev;
-    r.clock_offsets = c.clock_offsets;
-    r.missing = c.missing != 0;
-    receive_strings(r.messages, from);
+    read.reports[i] = read_location_report(receive_bytes(from));
   }
   receive_strings(read.trace.warnings.messages, from);
 }

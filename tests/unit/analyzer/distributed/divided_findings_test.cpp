@@ -113,6 +113,13 @@ TEST(DividedFindings, TravelAsBytesWithEveryPartOfTheResult) {
   EXPECT_EQ(back.archive_messages, held.archive_messages);
   for (const std::size_t cut : {std::size_t{3}, bytes.size() / 2, bytes.size() - 1})
     EXPECT_THROW(read_held_result(std::span(bytes).first(cut)), std::runtime_error) << cut;
+
+  // A report alone, as the gathered analysis sends it.
+  const std::vector<char> report = location_report_bytes(held.reports[1]);
+  EXPECT_EQ(read_location_report(report).messages, held.reports[1].messages);
+  EXPECT_EQ(read_location_report(report).events, 9u);
+  EXPECT_THROW(read_location_report(std::span(report).first(report.size() - 2)),
+               std::runtime_error);
 }
 
 }  // namespace
