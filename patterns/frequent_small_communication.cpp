@@ -74,6 +74,7 @@ const Pattern kFrequentSmallCommunication{
         "shmem_getmem (upc_memput / upc_memget), or use the non-blocking _nbi forms and one "
         "shmem_quiet.",
     .find = find_frequent_small_communication,
+    .reach = RuleReach::OwnLocation,
 };
 
 }  // namespace collwrap

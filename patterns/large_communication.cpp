@@ -52,6 +52,7 @@ const Pattern kLargeCommunication{
         "just before the data is needed, or split it into chunks pipelined with the work on "
         "them.",
     .find = find_large_communication,
+    .reach = RuleReach::OwnLocation,
 };
 
 }  // namespace collwrap

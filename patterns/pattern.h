@@ -74,11 +74,17 @@ struct RuleContext {
 // a job that divide a trace's locations (distributed/) can each run it on their own share,
 // with the ghosts of the other locations that ghost_selection.h gives them.
 enum class RuleReach : std::uint8_t {
-  WholeTrace,  // anything: it runs where the whole trace is
-  // The other ends of the location's messages, the other members of its collectives, and the
-  // request records of both: what ghosts hold.
+  WholeTrace,   // anything: it runs where the whole trace is
+  OwnLocation,  // only the location itself
+  // Besides, the other ends of the location's messages, the other members of its
+  // collectives, and the request records of both: what ghosts hold.
   Partners,
 };
+
+// Whether the processes of a job that divide a trace can run the rule on their shares.
+inline bool runs_divided(RuleReach reach) {
+  return reach != RuleReach::WholeTrace;
+}
 
 // A pattern, declared in one place with everything a reader of the report needs. Its relation
 // to other patterns is data here, as PARENT is in Scalasca's pattern specifications, so that

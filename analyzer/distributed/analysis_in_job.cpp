@@ -96,7 +96,7 @@ AnalysisResult merge_held(Trace& trace, std::vector<HeldResult> parts,
 bool can_divide(const AnalysisSettings& settings) {
   if (settings.causes.enabled) return false;
   for (const Pattern* p : settings.patterns)
-    if (p->reach != RuleReach::Partners) return false;
+    if (!runs_divided(p->reach)) return false;
   return true;
 }
 

@@ -4,7 +4,7 @@
 // and the report's parts at its own locations only; process 0 merges what all made into the
 // result the analyzer alone gives. No process holds more than its share and its ghosts.
 //
-// Only rules of RuleReach::Partners run so, and not the root-cause analysis nor the clock
+// Only rules that read no more than that run so (runs_divided), and not the root-cause analysis nor the clock
 // repair (whose passes need the whole trace): can_divide says when a job can analyze so.
 #pragma once
 
@@ -20,7 +20,7 @@
 namespace collwrap {
 
 // Whether the settings ask only for what the divided analysis gives: rules of
-// RuleReach::Partners, no root causes.
+// runs_divided, no root causes.
 bool can_divide(const AnalysisSettings& settings);
 
 struct DividedAnalysis {

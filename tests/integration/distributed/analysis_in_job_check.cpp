@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
   settings.threads = 1;
   settings.causes.enabled = false;
   for (const collwrap::Pattern* p : collwrap::kPatternCatalog)
-    if (p->reach == collwrap::RuleReach::Partners) settings.patterns.push_back(p);
+    if (collwrap::runs_divided(p->reach)) settings.patterns.push_back(p);
   bool measure = false;
   for (int i = 2; i < argc; ++i) {
     const std::string option = argv[i];

@@ -3,10 +3,12 @@
 // trace's findings and counts, field by field, for every way of dividing the locations.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
 #include "catalog.h"
+#include "comm_matrix.h"
 #include "compute_grains.h"
 #include "divided_trace.h"
 #include "findings.h"
@@ -18,7 +20,7 @@ namespace {
 std::vector<const Pattern*> rules_that_read_partners() {
   std::vector<const Pattern*> rules;
   for (const Pattern* p : kPatternCatalog)
-    if (p->reach == RuleReach::Partners) rules.push_back(p);
+    if (runs_divided(p->reach)) rules.push_back(p);
   return rules;
 }
 
@@ -68,6 +70,72 @@ TEST(DividedFindings, InstancesBelowTheMinimumWaitCountOnceAtTheirLocation) {
   expect_divided_findings_as_whole(whole, split_locations(events_per_location(whole), 3), options);
   const FindingSettings settings{options, rules_that_read_partners(), 3};
   EXPECT_GT(find_findings(whole, match_trace(whole, 1), settings, 1).instances_below_min_wait, 0u);
+}
+
+// The report's other parts, taken by each process at its own locations and merged as process 0
+// merges them, against the same parts of the whole trace: exactly, doubles included.
+TEST(DividedReportParts, MergedFromEveryDivisionTheyAreTheWholeTracesParts) {
+  const Trace whole = varied_trace();
+  const Matching matching = match_trace(whole, 1);
+  const std::vector<LocationTimes> times = location_times(whole);
+  const std::vector<OperationStats> operations = operation_stats(whole);
+  const std::vector<GrainDistribution> grains = compute_grains(whole);
+  const std::vector<CommPair> matrix = communication_matrix(whole, matching);
+  ASSERT_FALSE(operations.empty());
+  ASSERT_FALSE(grains.empty());
+  ASSERT_TRUE(std::any_of(matrix.begin(), matrix.end(), [](const CommPair& c) {
+    return c.sender == 1 && c.receiver == 2 && c.bytes > (1 << 20);  // the puts count too
+  }));
+  for (unsigned processes = 1; processes <= whole.locations.size(); ++processes) {
+    SCOPED_TRACE(std::to_string(processes) + " processes");
+    std::vector<LocationTimes> merged_times;
+    OperationTallies tallies;
+    std::vector<GrainDistribution> merged_grains;
+    PairTransfers transfers;
+    const std::vector<LocationRange> shares =
+        split_locations(events_per_location(whole), processes);
+    for (unsigned self = 0; self < processes; ++self) {
+      const LocationRange& share = shares[self];
+      const PartialTrace part = partial_trace(whole, shares, self);
+      const Matching m = match_trace(part.trace, 1, part.held);
+      for (const LocationTimes& t : location_times(part.trace, share)) merged_times.push_back(t);
+      merge_tallies(tallies, tally_operations(part.trace, share));
+      for (GrainDistribution& g : compute_grains(part.trace, share))
+        merged_grains.push_back(std::move(g));
+      merge_transfers(transfers, collect_transfers(part.trace, m, share));
+    }
+    ASSERT_EQ(merged_times.size(), times.size());
+    for (std::size_t l = 0; l < times.size(); ++l) {
+      EXPECT_EQ(merged_times[l].mpi, times[l].mpi);
+      EXPECT_EQ(merged_times[l].first_enter, times[l].first_enter);
+      EXPECT_EQ(merged_times[l].last_leave, times[l].last_leave);
+    }
+    const std::vector<OperationStats> merged_operations = operation_stats(whole, tallies);
+    ASSERT_EQ(merged_operations.size(), operations.size());
+    for (std::size_t i = 0; i < operations.size(); ++i) {
+      EXPECT_EQ(merged_operations[i].function, operations[i].function);
+      EXPECT_EQ(merged_operations[i].count, operations[i].count);
+      EXPECT_EQ(merged_operations[i].total_s, operations[i].total_s);
+      EXPECT_EQ(merged_operations[i].percent_of_mpi_time, operations[i].percent_of_mpi_time);
+    }
+    ASSERT_EQ(merged_grains.size(), grains.size());
+    for (std::size_t i = 0; i < grains.size(); ++i) {
+      EXPECT_EQ(merged_grains[i].rank, grains[i].rank);
+      EXPECT_EQ(merged_grains[i].median_s, grains[i].median_s);
+      EXPECT_EQ(merged_grains[i].total_s, grains[i].total_s);
+    }
+    const std::vector<CommPair> merged_matrix = communication_matrix(std::move(transfers));
+    ASSERT_EQ(merged_matrix.size(), matrix.size());
+    for (std::size_t i = 0; i < matrix.size(); ++i) {
+      EXPECT_EQ(merged_matrix[i].sender, matrix[i].sender);
+      EXPECT_EQ(merged_matrix[i].receiver, matrix[i].receiver);
+      EXPECT_EQ(merged_matrix[i].messages, matrix[i].messages);
+      EXPECT_EQ(merged_matrix[i].bytes, matrix[i].bytes);
+      EXPECT_EQ(merged_matrix[i].transfer_median_s, matrix[i].transfer_median_s);
+      EXPECT_EQ(merged_matrix[i].transfer_mean_s, matrix[i].transfer_mean_s);
+      EXPECT_EQ(merged_matrix[i].transfer_stddev_s, matrix[i].transfer_stddev_s);
+    }
+  }
 }
 
 TEST(DividedFindings, TravelAsBytesWithEveryPartOfTheResult) {

@@ -12,10 +12,10 @@ namespace collwrap {
 
 inline constexpr int kVariedRanks = 4, kVariedThreads = 2;
 
-// Four ranks of two threads each (locations 0…7, rank by rank), with every kind of message
-// and collective the rules of RuleReach::Partners read, jittered so that each of those rules
-// finds instances, and with something for every count of the matching (varied_trace.cpp says
-// what).
+// Four ranks of two threads each (locations 0…7, rank by rank), with every kind of message,
+// collective and transfer the rules that run divided (runs_divided) read, jittered so that each
+// of those rules finds instances, and with something for every count of the matching
+// (divided_trace.cpp says what).
 Trace varied_trace();
 
 // What each location's definitions declare: the weights split_locations divides by.

@@ -189,7 +189,7 @@ TEST(PartialTrace, RulesThatReadPartnersFindAtHeldLocationsWhatTheyFindOnTheWhol
   const Matching serial = match_trace(whole, 1);
   const RuleOptions options;
   for (const Pattern* rule : kPatternCatalog) {
-    if (rule->reach != RuleReach::Partners) continue;
+    if (!runs_divided(rule->reach)) continue;
     SCOPED_TRACE(std::string(rule->id));
     InstanceSet whole_instances;
     rule->find({whole, serial, options}, whole_instances);
