@@ -35,7 +35,7 @@ PartialTrace partial_trace_in_job(Trace trace, const std::vector<LocationRange>&
   Matching links;  // only the request pairs, of the held locations
   link_requests(trace, links, threads, held);
   PartialTrace part{std::move(trace), held, {}, {}};
-  exchange_ghosts(part, links, map, self);
+  exchange_ghosts(part, links, map, self, threads);
   return part;
 }
 

@@ -4,8 +4,8 @@
 // and the report's parts at its own locations only; process 0 merges what all made into the
 // result the analyzer alone gives. No process holds more than its share and its ghosts.
 //
-// Only rules that read no more than that run so (runs_divided), and not the root-cause analysis nor the clock
-// repair (whose passes need the whole trace): can_divide says when a job can analyze so.
+// Only rules that read no more than that run so (runs_divided), and not the root-cause analysis nor
+// the clock repair (whose passes need the whole trace): can_divide says when a job can analyze so.
 #pragma once
 
 #include <functional>

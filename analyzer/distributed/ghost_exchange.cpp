@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ghost_selection.h"
+#include "parallel_for.h"
 
 namespace collwrap {
 namespace {
@@ -98,26 +99,33 @@ std::vector<ReceivedGhost> ghosts_of(const std::vector<std::uint64_t>& header,
 }  // namespace
 
 void exchange_ghosts(PartialTrace& part, const Matching& links, const ProcessMap& map,
-                     unsigned self) {
+                     unsigned self, unsigned threads) {
   const Trace& trace = part.trace;
   const unsigned processes = map.processes();
   const std::size_t first = part.held.first;
   const std::size_t end = std::min(part.held.end, trace.locations.size());
   // Which ops of each held location each process needs: 4 bytes per op sent.
-  std::vector<std::vector<std::vector<std::uint32_t>>> selected;
-  for (std::size_t l = first; l < end; ++l)
-    selected.push_back(select_ghost_ops(trace, links, static_cast<std::uint32_t>(l), map));
+  const std::size_t held = end > first ? end - first : 0;
+  std::vector<std::vector<std::vector<std::uint32_t>>> selected(held);
+  parallel_for(held, threads, [&](std::size_t i) {
+    selected[i] = select_ghost_ops(trace, links, static_cast<std::uint32_t>(first + i), map);
+  });
 
   for (unsigned round = 1; round < processes; ++round) {
     const unsigned to = (self + round) % processes;
     const unsigned from = (self + processes - round) % processes;
-    std::vector<ReceivedGhost> outgoing;
-    for (std::size_t l = first; l < end; ++l) {
-      std::vector<std::uint32_t>& ops = selected[l - first][to];
-      if (ops.empty()) continue;
-      outgoing.push_back({static_cast<std::uint32_t>(l), extract_ghost(trace.locations[l], ops)});
+    std::vector<ReceivedGhost> copies(held);
+    parallel_for(held, threads, [&](std::size_t i) {
+      std::vector<std::uint32_t>& ops = selected[i][to];
+      if (ops.empty()) return;
+      copies[i] = {static_cast<std::uint32_t>(first + i),
+                   extract_ghost(trace.locations[first + i], ops)};
       std::vector<std::uint32_t>().swap(ops);
-    }
+    });
+    std::vector<ReceivedGhost> outgoing;
+    for (std::size_t i = 0; i < held; ++i)
+      if (!copies[i].ghost.origin_op.empty()) outgoing.push_back(std::move(copies[i]));
+    copies.clear();
     Round messages;
     const std::vector<std::uint64_t> header = header_of(outgoing);
     const std::vector<std::uint64_t> header_size{header.size()};

@@ -16,7 +16,9 @@
 namespace collwrap {
 
 // `links`: the request pairs of the held locations (link_requests). `self`: this process.
+// `threads`: how many cores select and copy the ghosts (0: one per core); only the main thread
+// calls MPI.
 void exchange_ghosts(PartialTrace& part, const Matching& links, const ProcessMap& map,
-                     unsigned self);
+                     unsigned self, unsigned threads);
 
 }  // namespace collwrap
