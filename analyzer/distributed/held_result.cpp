@@ -210,34 +210,39 @@ void held_fields(Io& io, HeldT& held) {
   io.texts(held.archive_messages);
 }
 
+// A value to bytes and back, its fields named once by `fields(io, value)`.
+template <class T, class Fields>
+std::vector<char> to_bytes(const T& value, Fields fields) {
+  std::vector<char> bytes;
+  Out out(bytes);
+  fields(out, value);
+  return bytes;
+}
+
+template <class T, class Fields>
+T from_bytes(std::span<const char> bytes, Fields fields) {
+  T value;
+  In in(bytes);
+  fields(in, value);
+  return value;
+}
+
 }  // namespace
 
 std::vector<char> held_result_bytes(const HeldResult& held) {
-  std::vector<char> bytes;
-  Out out(bytes);
-  held_fields(out, held);
-  return bytes;
+  return to_bytes(held, [](auto& io, auto& v) { held_fields(io, v); });
 }
 
 HeldResult read_held_result(std::span<const char> bytes) {
-  HeldResult held;
-  In in(bytes);
-  held_fields(in, held);
-  return held;
+  return from_bytes<HeldResult>(bytes, [](auto& io, auto& v) { held_fields(io, v); });
 }
 
 std::vector<char> location_report_bytes(const LocationReport& report) {
-  std::vector<char> bytes;
-  Out out(bytes);
-  report_fields(out, report);
-  return bytes;
+  return to_bytes(report, [](auto& io, auto& v) { report_fields(io, v); });
 }
 
 LocationReport read_location_report(std::span<const char> bytes) {
-  LocationReport report;
-  In in(bytes);
-  report_fields(in, report);
-  return report;
+  return from_bytes<LocationReport>(bytes, [](auto& io, auto& v) { report_fields(io, v); });
 }
 
 }  // namespace collwrap
