@@ -21,8 +21,8 @@ MatchCounts& MatchCounts::operator+=(const MatchCounts& other) {
 
 Matching match_trace(const Trace& trace, unsigned threads, const LocationRange& counted) {
   Matching matching;
-  link_requests(trace, matching, threads,
-                counted);  // both matchers order nonblocking ops by their post
+  // Both matchers order nonblocking ops by their post.
+  link_requests(trace, matching, threads, counted);
   MatchCounts collective_counts;
   // The two matchers fill disjoint parts of the matching; with one thread they run in turn.
   parallel_for(2, threads, [&](std::size_t task) {
