@@ -10,7 +10,6 @@
 #include "ghost_location.h"
 #include "location_shares.h"
 #include "matching.h"
-#include "process_map.h"
 
 namespace collwrap {
 
