@@ -132,10 +132,10 @@ Findings find_findings(const Trace& trace, const Matching& matching,
   aggregators.reserve(rules);
   for (std::size_t i = 0; i < rules; ++i) aggregators.emplace_back(trace, settings.top_instances);
   std::vector<std::uint64_t> dropped(rules, 0);
+  const RuleContext context{trace, matching, settings.rules, settings.totals};
   parallel_for(rules, threads, [&](std::size_t i) {
-    dropped[i] =
-        run_patterns(trace, matching, settings.rules, std::span(settings.patterns).subspan(i, 1),
-                     aggregators[i], settings.at);
+    dropped[i] = run_patterns(context, std::span(settings.patterns).subspan(i, 1), aggregators[i],
+                              settings.at);
   });
   Findings out;
   for (std::size_t i = 0; i < rules; ++i) {

@@ -19,6 +19,8 @@ struct FindingSettings {
   // The locations whose instances count: an analyzer process of a job finds at the locations
   // it holds (distributed/), the others' instances are theirs.
   LocationRange at = {};
+  // The whole trace's traffic totals, which such a process cannot make alone (traffic_totals.h).
+  const TrafficTotals* totals = nullptr;
 };
 
 struct Findings {

@@ -1,11 +1,8 @@
 #include "master_worker.h"
 
-#include <algorithm>
-#include <set>
 #include <utility>
 
 #include "catalog.h"
-#include "transfers.h"
 
 namespace collwrap {
 namespace {
@@ -26,24 +23,6 @@ class DataWaitSink : public InstanceSink {
 };
 
 }  // namespace
-
-std::int32_t master_of(const Trace& trace, const Matching& matching) {
-  const std::int32_t n = trace.world_size;
-  if (n < 3) return kNoWorldRank;
-  std::set<std::pair<std::int32_t, std::int32_t>> pairs;  // (lower rank, higher rank)
-  for_each_transfer(trace, matching, [&](const Transfer& t) {
-    if (t.from != t.to && t.from >= 0 && t.to >= 0 && t.from < n && t.to < n)
-      pairs.insert(std::minmax(t.from, t.to));
-  });
-  if (pairs.size() != static_cast<std::size_t>(n - 1)) return kNoWorldRank;
-  // n − 1 pairs that all share one process: a star around it.
-  const auto [a, b] = *pairs.begin();
-  for (const std::int32_t center : {a, b})
-    if (std::all_of(pairs.begin(), pairs.end(),
-                    [&](const auto& p) { return p.first == center || p.second == center; }))
-      return center;
-  return kNoWorldRank;
-}
 
 std::vector<DataWait> data_waits(const RuleContext& context) {
   DataWaitSink sink(context.trace);

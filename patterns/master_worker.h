@@ -1,7 +1,7 @@
 // The master-worker structure of Akopyan and Andreev (ISP RAS, master-worker patterns of UPC
 // programs): one process hands out work and collects results, the others compute. Found from
-// the traffic, for MPI messages and one-sided transfers alike; shared by slow_workers.cpp and
-// overloaded_master.cpp.
+// the traffic, for MPI messages and one-sided transfers alike (master_of and MasterTraffic in
+// traffic_totals.h); shared by slow_workers.cpp, overloaded_master.cpp and traffic_totals.cpp.
 #pragma once
 
 #include <cstdint>
@@ -10,10 +10,6 @@
 #include "pattern.h"
 
 namespace collwrap {
-
-// The master: with at least 3 processes, the one that exchanged data (either direction) with
-// every other process while no two others exchanged any. kNoWorldRank when there is none.
-std::int32_t master_of(const Trace& trace, const Matching& matching);
 
 // A process that idled waiting for data from one other process: a late_sender instance (a
 // receive waited for its send) or a late_wait_until one (a wait for local memory waited for a

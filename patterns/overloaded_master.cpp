@@ -3,9 +3,11 @@
 // master-worker patterns of UPC programs: overloaded master).
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "catalog.h"
 #include "master_worker.h"
+#include "traffic_totals.h"
 
 namespace collwrap {
 namespace {
@@ -46,13 +48,13 @@ class IntervalUnion {
 //   in such a wait for a worker: a master waiting on a slow worker is not overloaded
 //   (slow_workers). The master is the peer.
 void find_overloaded_master(const RuleContext& context, InstanceSink& sink) {
-  const std::int32_t master = master_of(context.trace, context.matching);
+  std::optional<TrafficTotals> own;
+  const MasterTraffic& traffic = totals_for(context, own).master;
+  const std::int32_t master = traffic.master;
   if (master == kNoWorldRank) return;
-  const std::vector<DataWait> waits = data_waits(context);
   IntervalUnion master_waiting;
-  for (const DataWait& w : waits)
-    if (w.rank == master) master_waiting.add(w.enter, w.released);
-  for (const DataWait& w : waits) {
+  for (const MasterTraffic::Wait& w : traffic.waits) master_waiting.add(w.enter, w.released);
+  for (const DataWait& w : data_waits(context)) {
     if (w.rank == master || w.peer.rank != master) continue;
     const TimeNs idle = w.released - w.enter - master_waiting.overlap(w.enter, w.released);
     if (idle <= 0) continue;
@@ -78,6 +80,7 @@ const Pattern kOverloadedMaster{
         "one-sided reads of a shared work queue with an atomic counter), hand out larger "
         "pieces, or spread the distribution and collection over several processes.",
     .find = find_overloaded_master,
+    .reach = RuleReach::Totals,
 };
 
 }  // namespace collwrap

@@ -18,6 +18,7 @@
 namespace collwrap {
 
 struct Pattern;
+struct TrafficTotals;
 
 // wrong_order: whether the message that had already arrived came from the awaited sender.
 enum class MessageOrder : std::uint8_t { None, SameSource, DifferentSource };
@@ -68,6 +69,9 @@ struct RuleContext {
   const Trace& trace;
   const Matching& matching;
   const RuleOptions& options;
+  // The whole trace's traffic totals (traffic_totals.h), when the processes of a job that
+  // divide the trace added them up; else a rule that reads them makes them.
+  const TrafficTotals* totals = nullptr;
 };
 
 // What a rule reads besides the location it reports at, which says whether the processes of
@@ -79,11 +83,19 @@ enum class RuleReach : std::uint8_t {
   // Besides, the other ends of the location's messages, the other members of its
   // collectives, and the request records of both: what ghosts hold.
   Partners,
+  // Besides its partners, the whole trace's traffic totals (traffic_totals.h), which the
+  // processes add up from their shares.
+  Totals,
+  // The one-sided records (puts, gets, atomics, locks, waits for memory, synchronizations of
+  // windows) of other locations, which ghosts do not hold: it runs where the whole trace is,
+  // and where there are no such records it finds nothing.
+  OneSided,
 };
 
 // Whether the processes of a job that divide a trace can run the rule on their shares.
 inline bool runs_divided(RuleReach reach) {
-  return reach != RuleReach::WholeTrace;
+  return reach == RuleReach::OwnLocation || reach == RuleReach::Partners ||
+         reach == RuleReach::Totals;
 }
 
 // A pattern, declared in one place with everything a reader of the report needs. Its relation

@@ -95,6 +95,7 @@ const Pattern kRmaWaitAtFence{
         "Balance the work between the fences across the window's processes, or synchronize only "
         "the processes that access each other with MPI_Win_post/start/complete/wait or locks.",
     .find = find_rma_wait_at_fence,
+    .reach = RuleReach::Partners,
 };
 
 const Pattern kRmaEarlyFence{
@@ -108,6 +109,7 @@ const Pattern kRmaEarlyFence{
         "Issue the puts and gets earlier in the epoch and do independent work before the fence, "
         "so that they complete while the process computes; fewer, larger transfers also help.",
     .find = find_rma_early_fence,
+    .reach = RuleReach::OneSided,
 };
 
 }  // namespace collwrap

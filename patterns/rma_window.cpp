@@ -31,6 +31,7 @@ const Pattern kRmaWaitAtCreate{
     .recommendation =
         "Create windows once, outside the iterations, or balance the work before the creation.",
     .find = find_rma_wait_at_create,
+    .reach = RuleReach::Partners,
 };
 
 const Pattern kRmaWaitAtFree{
@@ -42,6 +43,7 @@ const Pattern kRmaWaitAtFree{
         "Reuse windows instead of freeing and creating them repeatedly, or balance the work "
         "before MPI_Win_free.",
     .find = find_rma_wait_at_free,
+    .reach = RuleReach::Partners,
 };
 
 }  // namespace collwrap

@@ -27,11 +27,9 @@ class InstanceFilter : public InstanceSink {
 
 }  // namespace
 
-std::uint64_t run_patterns(const Trace& trace, const Matching& matching, const RuleOptions& options,
-                           std::span<const Pattern* const> patterns, InstanceSink& sink,
-                           const LocationRange& at) {
-  const RuleContext context{trace, matching, options};
-  InstanceFilter filter(at, options.min_wait, sink);
+std::uint64_t run_patterns(const RuleContext& context, std::span<const Pattern* const> patterns,
+                           InstanceSink& sink, const LocationRange& at) {
+  InstanceFilter filter(at, context.options.min_wait, sink);
   for (const Pattern* p : patterns) p->find(context, filter);
   return filter.dropped();
 }

@@ -7,11 +7,10 @@
 
 namespace collwrap {
 
-// Every instance of the selected patterns at the locations `at` with at least options.min_wait
-// of idle time goes to `sink` (Akopyan and Andreev, ISP RAS: instances below ε count as not
-// occurring). Returns how many were dropped for their idle time.
-std::uint64_t run_patterns(const Trace& trace, const Matching& matching, const RuleOptions& options,
-                           std::span<const Pattern* const> patterns, InstanceSink& sink,
-                           const LocationRange& at = {});
+// Every instance of the selected patterns at the locations `at` with at least the context's
+// options.min_wait of idle time goes to `sink` (Akopyan and Andreev, ISP RAS: instances below
+// ε count as not occurring). Returns how many were dropped for their idle time.
+std::uint64_t run_patterns(const RuleContext& context, std::span<const Pattern* const> patterns,
+                           InstanceSink& sink, const LocationRange& at = {});
 
 }  // namespace collwrap

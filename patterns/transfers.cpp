@@ -7,7 +7,7 @@ void visit_messages(const Trace& trace, const Matching& matching,
                     const std::function<void(const Transfer&)>& visit, const LocationRange& at) {
   for (const Message& m : matching.messages) {
     // The reader drops ops outside any call, so a matched op always has one; stay safe anyway.
-    if (!m.send.valid() || !m.recv.valid() || !at.contains(m.recv.loc)) continue;
+    if (!m.send.valid() || !m.recv.valid() || !at.contains(m.send.loc)) continue;
     const Location& sender = trace.locations[m.send.loc];
     const Location& receiver = trace.locations[m.recv.loc];
     const std::uint32_t send_call = sender.op_call[m.send.op];

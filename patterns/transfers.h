@@ -28,8 +28,9 @@ struct Transfer {
 // Calls `visit` for every matched message (sender → receiver) and every one-sided transfer in
 // the direction its data moved: a put or an atomic's operand origin → target, a get or an
 // atomic's result target → origin (an atomic is two transfers). Ops outside any call and
-// one-sided ops without a target rank are skipped. Only transfers counted at the locations `at`
-// are visited: a message at its receive, a one-sided transfer at its origin.
+// one-sided ops without a target rank are skipped. Only transfers issued at the locations `at`
+// are visited (a message at its send, a one-sided transfer at its origin), where the call that
+// issued it is numbered as in the whole trace.
 void for_each_transfer(const Trace& trace, const Matching& matching,
                        const std::function<void(const Transfer&)>& visit,
                        const LocationRange& at = {});

@@ -42,6 +42,7 @@ const Pattern kUpcWaitAtAllAlloc{
         "balance thread 0's work before the allocation; upc_alloc or upc_global_alloc by one "
         "thread need no collective.",
     .find = find_upc_wait_at_all_alloc,
+    .reach = RuleReach::Partners,
 };
 
 }  // namespace collwrap

@@ -87,6 +87,7 @@ const Pattern kUpcSyncOnEntry{
         "thread waits only for the threads whose data it moves, with UPC_IN_NOSYNC for none "
         "(when a preceding barrier or collective already made the data ready).",
     .find = find_upc_sync_on_entry,
+    .reach = RuleReach::Partners,
 };
 
 const Pattern kUpcSyncOnExit{
@@ -102,6 +103,7 @@ const Pattern kUpcSyncOnExit{
         "UPC_OUT_NOSYNC when the thread does not touch the collective's data right afterwards "
         "(a later barrier or collective synchronizes anyway).",
     .find = find_upc_sync_on_exit,
+    .reach = RuleReach::Partners,
 };
 
 }  // namespace collwrap

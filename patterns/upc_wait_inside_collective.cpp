@@ -35,6 +35,7 @@ const Pattern kUpcWaitInsideCollective{
         "synchronization in the UPC runtime; use UPC_OUT_MYSYNC or UPC_OUT_NOSYNC when the "
         "threads do not read the collective's results right away.",
     .find = find_upc_wait_inside_collective,
+    .reach = RuleReach::Partners,
 };
 
 }  // namespace collwrap

@@ -68,8 +68,8 @@ bool can_divide(const collwrap::CommandLine& cl, const collwrap::AnalysisSetting
 
 // Reads, matches and analyzes the archive: alone, or with the processes of the MPI job, of
 // which only process 0 goes on past reading (nullopt on the others). A job divides the
-// analysis when it can; when the archive's clocks need repair, which needs the whole trace, it
-// reads the archive again and analyzes it on process 0.
+// analysis when it can; when the archive needs the whole trace after all (one-sided records,
+// clocks to repair), it reads the archive again and analyzes it on process 0.
 std::optional<collwrap::ArchiveAnalysis> analyze(const collwrap::CommandLine& cl) {
   const collwrap::AnalysisSettings settings{cl.rules, cl.patterns, 3, cl.causes, cl.threads};
   const collwrap::ArchiveOptions options{.clock_repair = cl.clock_repair,
@@ -80,11 +80,11 @@ std::optional<collwrap::ArchiveAnalysis> analyze(const collwrap::CommandLine& cl
     collwrap::DividedAnalysis divided = collwrap::analyze_in_job(
         *job, cl.trace_path, settings, cl.clock_repair, collwrap::reading_progress(&*progress),
         [](std::string_view name) { progress->phase(name); });
-    if (!divided.needs_whole_trace) {
+    if (divided.needs_whole_trace.empty()) {
       if (!divided.result) return std::nullopt;
       return collwrap::ArchiveAnalysis{{}, {}, std::move(*divided.result)};
     }
-    progress->phase("reading the whole trace");
+    progress->phase("reading the whole trace: " + divided.needs_whole_trace);
   }
   std::optional<collwrap::Trace> trace = collwrap::read_trace_in_job(
       *job, cl.trace_path, {cl.threads}, collwrap::reading_progress(&*progress));

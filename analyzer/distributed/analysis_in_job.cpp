@@ -2,7 +2,9 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <iterator>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -15,9 +17,31 @@
 #include "partial_trace.h"
 #include "request_linkage.h"
 #include "time_normalization.h"
+#include "traffic_totals_bytes.h"
 
 namespace collwrap {
 namespace {
+
+// Whether the archive has what ghosts do not carry: one-sided records, which the rules of
+// RuleReach::OneSided read on other locations, or UPC split-phase barriers, whose members
+// joined at the upc_notify before their upc_wait (collective_timing.h). Asked of every process,
+// about its share. (The tracer defines every function it can record, so the definitions alone
+// do not tell.)
+bool needs_one_sided_records(const Trace& share) {
+  std::vector<std::uint32_t> notify;  // the regions named upc_notify
+  for (std::uint32_t r = 0; r < share.regions.size(); ++r)
+    if (share.regions[r].name == "upc_notify") notify.push_back(r);
+  const auto is_notify = [&](std::uint32_t region) {
+    return std::find(notify.begin(), notify.end(), region) != notify.end();
+  };
+  bool found = false;
+  for (const Location& l : share.locations)
+    found = found || std::any_of(l.op_kind.begin(), l.op_kind.end(), is_one_sided) ||
+            (!notify.empty() && std::any_of(l.call_region.begin(), l.call_region.end(), is_notify));
+  int any = found;
+  MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+  return any != 0;
+}
 
 // Every process's times start where the earliest event of all starts.
 void start_time_at_zero_in_job(Trace& trace, unsigned threads) {
@@ -46,11 +70,52 @@ std::uint64_t held_collectives(const PartialTrace& part, const Matching& matchin
   return n;
 }
 
+// Every process's part, merged on process 0 and sent back to all: `merge` adds a part to
+// the sum, `to_bytes` and `from_bytes` carry both.
+template <class T, class Merge, class ToBytes, class FromBytes>
+T merged_in_job(const T& mine, Merge merge, ToBytes to_bytes, FromBytes from_bytes) {
+  std::vector<std::vector<char>> parts = gather_bytes(to_bytes(mine));
+  std::vector<char> bytes;
+  if (!parts.empty()) {
+    T sum;
+    for (const std::vector<char>& part : parts) merge(sum, from_bytes(part));
+    bytes = to_bytes(sum);
+  }
+  broadcast_bytes(bytes);
+  return from_bytes(bytes);
+}
+
+// The whole trace's traffic totals, which the rules of RuleReach::Totals read: the pairs'
+// first, then, when they form a star, its master's traffic.
+TrafficTotals totals_in_job(const PartialTrace& part, const Matching& matching,
+                            const RuleOptions& options) {
+  TrafficTotals totals;
+  totals.pairs = merged_in_job(pair_traffic(part.trace, matching, part.held), merge_pair_traffic,
+                               pair_traffic_bytes, read_pair_traffic);
+  const std::int32_t master = master_of(totals.pairs, part.trace.world_size);
+  if (master == kNoWorldRank) return totals;
+  const auto merge = [](MasterTraffic& sum, const MasterTraffic& traffic) {
+    sum.master = traffic.master;
+    merge_master_traffic(sum, traffic);
+  };
+  totals.master = merged_in_job(master_traffic({part.trace, matching, options}, master, part.held),
+                                merge, master_traffic_bytes, read_master_traffic);
+  return totals;
+}
+
+bool reads_totals(const AnalysisSettings& settings) {
+  return std::any_of(settings.patterns.begin(), settings.patterns.end(),
+                     [](const Pattern* p) { return p->reach == RuleReach::Totals; });
+}
+
 // What this process makes of its share, from its matched partial trace.
 HeldResult analyze_held(const PartialTrace& part, const Matching& matching,
                         const AnalysisSettings& settings) {
   FindingSettings findings = settings.findings();
   findings.at = part.held;
+  std::optional<TrafficTotals> totals;
+  if (reads_totals(settings)) totals = totals_in_job(part, matching, settings.rules);
+  findings.totals = totals ? &*totals : nullptr;
   HeldResult held;
   held.findings = find_findings(part.trace, matching, findings, settings.threads);
   held.counts = matching.counts;
@@ -96,7 +161,7 @@ AnalysisResult merge_held(Trace& trace, std::vector<HeldResult> parts,
 bool can_divide(const AnalysisSettings& settings) {
   if (settings.causes.enabled) return false;
   for (const Pattern* p : settings.patterns)
-    if (!runs_divided(p->reach)) return false;
+    if (!runs_divided(p->reach) && p->reach != RuleReach::OneSided) return false;
   return true;
 }
 
@@ -111,6 +176,10 @@ DividedAnalysis analyze_in_job(const MpiJob& job, const std::string& path,
   const unsigned threads = settings.threads;
   DividedAnalysis out;
   try {
+    if (needs_one_sided_records(read.trace)) {
+      out.needs_whole_trace = "the archive has one-sided records";
+      return out;
+    }
     phase("matching");
     // What reading said, of this process's locations and of the archive, for process 0.
     const LocationRange share = read.shares.at(job.rank());
@@ -130,7 +199,7 @@ DividedAnalysis analyze_in_job(const MpiJob& job, const std::string& path,
       std::uint64_t violations = matching.counts.clock_violations;
       MPI_Allreduce(MPI_IN_PLACE, &violations, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
       if (violations > 0) {
-        out.needs_whole_trace = true;
+        out.needs_whole_trace = "the clocks need repair";
         return out;
       }
     }

@@ -4,8 +4,9 @@
 // and the report's parts at its own locations only; process 0 merges what all made into the
 // result the analyzer alone gives. No process holds more than its share and its ghosts.
 //
-// Only rules that read no more than that run so (runs_divided), and not the root-cause analysis nor
-// the clock repair (whose passes need the whole trace): can_divide says when a job can analyze so.
+// Only rules that read no more than that run so (runs_divided), besides rules that read
+// one-sided records when the archive has none, and not the root-cause analysis nor the clock
+// repair (whose passes need the whole trace): can_divide says when a job can analyze so.
 #pragma once
 
 #include <functional>
@@ -24,9 +25,10 @@ namespace collwrap {
 bool can_divide(const AnalysisSettings& settings);
 
 struct DividedAnalysis {
-  // Set when the matching found clock-condition violations and `clock_repair` was asked for:
-  // the repair needs the whole trace, so nothing was analyzed (on every process alike).
-  bool needs_whole_trace = false;
+  // Why the archive needs the whole trace, so that nothing was analyzed (on every process
+  // alike): it has one-sided records, or the matching found clock-condition violations and
+  // `clock_repair` was asked for. Empty when it was analyzed.
+  std::string needs_whole_trace;
   std::optional<AnalysisResult> result;  // process 0's, otherwise unset
 };
 

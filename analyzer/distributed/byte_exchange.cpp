@@ -65,4 +65,13 @@ std::vector<std::vector<char>> gather_bytes(std::vector<char> mine) {
   return all;
 }
 
+void broadcast_bytes(std::vector<char>& bytes) {
+  std::uint64_t size = bytes.size();
+  MPI_Bcast(&size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  bytes.resize(size);
+  for (std::size_t done = 0; done < size; done += kPiece)
+    MPI_Bcast(bytes.data() + done, static_cast<int>(std::min<std::size_t>(kPiece, size - done)),
+              MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
 }  // namespace collwrap

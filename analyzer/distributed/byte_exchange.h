@@ -17,4 +17,7 @@ void receive_pieces(void* data, std::size_t bytes, int from);
 // Process 0 gets every process's bytes, by process (its own moved in); the others get nothing.
 std::vector<std::vector<char>> gather_bytes(std::vector<char> mine);
 
+// Every process gets process 0's bytes (the others' `bytes` are replaced).
+void broadcast_bytes(std::vector<char>& bytes);
+
 }  // namespace collwrap

@@ -104,6 +104,7 @@ def main():
     failures += common.check_findings(report, args.source)
     failures += peer_failures(report, args.source, args.np)
     failures += common.check_peers_and_absences(report, args.source)
+    failures += common.job_failures(args, trace_dir, workdir, args.source)
     return common.finish(failures, workdir)
 
 

@@ -107,13 +107,13 @@ TEST(RunPatterns, MinWaitHidesShorterInstances) {
   RuleOptions options;
   options.min_wait = 5000;  // exactly the longer wait: kept
   CollectingSink kept(t);
-  EXPECT_EQ(run_patterns(t, m, options, late_sender, kept), 1u);
+  EXPECT_EQ(run_patterns({t, m, options}, late_sender, kept), 1u);
   ASSERT_EQ(kept.found.size(), 1u);
   EXPECT_EQ(kept.found[0].idle, 5000);
 
   options.min_wait = 0;
   CollectingSink all(t);
-  EXPECT_EQ(run_patterns(t, m, options, late_sender, all), 0u);
+  EXPECT_EQ(run_patterns({t, m, options}, late_sender, all), 0u);
   EXPECT_EQ(all.found.size(), 2u);
 }
 
@@ -125,7 +125,8 @@ TEST(RunPatterns, RunsOnlyTheSelectedPatterns) {
   const Matching m = match_trace(t);
   const std::vector<const Pattern*> none_matching = {&kWaitAtBarrier, &kLateReceiver};
   CollectingSink sink(t);
-  run_patterns(t, m, {}, none_matching, sink);
+  const RuleOptions options;
+  run_patterns({t, m, options}, none_matching, sink);
   EXPECT_TRUE(sink.found.empty());
 }
 

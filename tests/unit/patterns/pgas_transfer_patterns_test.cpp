@@ -3,8 +3,8 @@
 // over the master found from the traffic (one-sided transfers and messages alike).
 #include <gtest/gtest.h>
 
-#include "master_worker.h"
 #include "rule_test_support.h"
+#include "traffic_totals.h"
 
 namespace collwrap::testing {
 namespace {
@@ -107,17 +107,17 @@ Trace one_round(const TimeNs (&result)[4], TimeNs master_wait_from = 100) {
 
 TEST(MasterOf, TheCenterOfAStarOfAtLeastThreeProcesses) {
   const Trace star = one_round({0, 1000, 1000, 1000});
-  EXPECT_EQ(master_of(star, match_trace(star)), 0);
+  EXPECT_EQ(master_of(pair_traffic(star, match_trace(star)), star.world_size), 0);
   TraceBuilder b(3);
   b.put(b.call(0, "shmem_putmem", 0, 1), 1, 8);
   b.put(b.call(2, "shmem_putmem", 0, 1), 0, 8);
   b.put(b.call(1, "shmem_putmem", 0, 1), 2, 8);  // workers 1 and 2 exchange data: no star
   const Trace ring = b.finish();
-  EXPECT_EQ(master_of(ring, match_trace(ring)), kNoWorldRank);
+  EXPECT_EQ(master_of(pair_traffic(ring, match_trace(ring)), ring.world_size), kNoWorldRank);
   TraceBuilder two(2);
   two.put(two.call(0, "shmem_putmem", 0, 1), 1, 8);
   const Trace pair = two.finish();
-  EXPECT_EQ(master_of(pair, match_trace(pair)), kNoWorldRank);
+  EXPECT_EQ(master_of(pair_traffic(pair, match_trace(pair)), pair.world_size), kNoWorldRank);
 }
 
 TEST(SlowWorkers, MasterWaitsForOneWorkerAfterTheOthersDelivered) {

@@ -17,7 +17,7 @@
 namespace collwrap {
 namespace {
 
-std::vector<const Pattern*> rules_that_read_partners() {
+std::vector<const Pattern*> rules_that_run_divided() {
   std::vector<const Pattern*> rules;
   for (const Pattern* p : kPatternCatalog)
     if (runs_divided(p->reach)) rules.push_back(p);
@@ -27,17 +27,24 @@ std::vector<const Pattern*> rules_that_read_partners() {
 void expect_divided_findings_as_whole(const Trace& whole, const std::vector<LocationRange>& shares,
                                       const RuleOptions& options) {
   SCOPED_TRACE(std::to_string(shares.size()) + " processes");
-  const FindingSettings settings{options, rules_that_read_partners(), 3};
+  const FindingSettings settings{options, rules_that_run_divided(), 3};
   const Findings serial = find_findings(whole, match_trace(whole, 1), settings, 1);
   ASSERT_FALSE(serial.findings.empty());
-  std::vector<Findings> parts;
+  std::vector<PartialTrace> parts;
+  std::vector<Matching> matchings;
   for (unsigned self = 0; self < shares.size(); ++self) {
-    const PartialTrace part = partial_trace(whole, shares, self);
-    FindingSettings held = settings;
-    held.at = part.held;
-    parts.push_back(find_findings(part.trace, match_trace(part.trace, 1, part.held), held, 1));
+    parts.push_back(partial_trace(whole, shares, self));
+    matchings.push_back(match_trace(parts.back().trace, 1, parts.back().held));
   }
-  const Findings merged = merge_findings(std::move(parts));
+  const TrafficTotals totals = divided_totals(parts, matchings, options);
+  std::vector<Findings> found;
+  for (unsigned self = 0; self < shares.size(); ++self) {
+    FindingSettings held = settings;
+    held.at = parts[self].held;
+    held.totals = &totals;
+    found.push_back(find_findings(parts[self].trace, matchings[self], held, 1));
+  }
+  const Findings merged = merge_findings(std::move(found));
   EXPECT_EQ(merged.instances_below_min_wait, serial.instances_below_min_wait);
   ASSERT_EQ(merged.findings.size(), serial.findings.size());
   for (std::size_t i = 0; i < serial.findings.size(); ++i)
@@ -56,11 +63,13 @@ RuleOptions every_instance() {
 }
 
 TEST(DividedFindings, MergedFromEveryDivisionTheyAreTheWholeTracesFindings) {
-  const Trace whole = varied_trace();
-  for (unsigned processes = 1; processes <= whole.locations.size(); ++processes)
-    expect_divided_findings_as_whole(whole, split_locations(events_per_location(whole), processes),
-                                     every_instance());
-  expect_divided_findings_as_whole(whole, {{0, 3}, {3, 5}, {5, 8}}, every_instance());
+  for (const Trace& whole : divided_test_traces()) {
+    for (unsigned processes = 1; processes <= whole.locations.size(); ++processes)
+      expect_divided_findings_as_whole(
+          whole, split_locations(events_per_location(whole), processes), every_instance());
+    if (whole.locations.size() == 8)  // rank 1's threads held apart
+      expect_divided_findings_as_whole(whole, {{0, 3}, {3, 5}, {5, 8}}, every_instance());
+  }
 }
 
 TEST(DividedFindings, InstancesBelowTheMinimumWaitCountOnceAtTheirLocation) {
@@ -68,7 +77,7 @@ TEST(DividedFindings, InstancesBelowTheMinimumWaitCountOnceAtTheirLocation) {
   RuleOptions options = every_instance();
   options.min_wait = 50;
   expect_divided_findings_as_whole(whole, split_locations(events_per_location(whole), 3), options);
-  const FindingSettings settings{options, rules_that_read_partners(), 3};
+  const FindingSettings settings{options, rules_that_run_divided(), 3};
   EXPECT_GT(find_findings(whole, match_trace(whole, 1), settings, 1).instances_below_min_wait, 0u);
 }
 
@@ -142,7 +151,7 @@ TEST(DividedFindings, TravelAsBytesWithEveryPartOfTheResult) {
   const Trace whole = varied_trace();
   const Matching matching = match_trace(whole, 1);
   HeldResult held;
-  held.findings = find_findings(whole, matching, {every_instance(), rules_that_read_partners()});
+  held.findings = find_findings(whole, matching, {every_instance(), rules_that_run_divided()});
   held.findings.instances_below_min_wait = 7;
   // Fields the varied trace's findings leave empty: filled by hand.
   Finding& first = held.findings.findings.at(0);

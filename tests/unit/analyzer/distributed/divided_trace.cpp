@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "every_pattern_trace.h"
 #include "ghost_selection.h"
 #include "request_linkage.h"
 #include "trace_builder.h"
@@ -128,6 +129,39 @@ Trace varied_trace() {
   return b.finish();
 }
 
+Trace star_trace() {
+  TraceBuilder b(kVariedRanks, kVariedThreads);
+  for (int round = 0; round < 3; ++round) {
+    const TimeNs t0 = 100000 * round;
+    // When each worker's result is sent: rank 1 is slow.
+    const TimeNs result[kVariedRanks] = {0, t0 + 9000, t0 + 5500, t0 + 6500};
+    for (int w = 1; w < kVariedRanks; ++w) {
+      const TimeNs handout = t0 + 1000 * w;  // rank 0 is busy between its hand-outs
+      const std::uint64_t bytes = w == 3 ? 1 << 20 : 64;
+      b.send(b.call(0, "MPI_Send", handout, handout + 20, "s.c", 10), w, 1, bytes);
+      b.recv(b.call(w, "MPI_Recv", t0 + 100, handout + 30, "s.c", 20), 0, 1, bytes);
+      b.send(b.call(w, "MPI_Send", result[w], result[w] + 20, "s.c", 21, 1), 0, 2, 64);
+    }
+    // A second piece for rank 2, handed out while rank 0 waits for rank 1's result: most of
+    // rank 2's wait for it is rank 0's own wait, not its being busy.
+    b.send(b.call(0, "MPI_Send", t0 + 6000, t0 + 6020, "s.c", 14), 2, 3, 64);
+    b.recv(b.call(2, "MPI_Recv", t0 + 5200, t0 + 6030, "s.c", 22), 0, 3, 64);
+    // Rank 0 takes the results from ranks 2, 1 and 3, in that order.
+    b.recv(b.call(0, "MPI_Recv", t0 + 5000, t0 + 5530, "s.c", 11, 1), 2, 2, 64);
+    b.recv(b.call(0, "MPI_Recv", t0 + 5540, t0 + 9030, "s.c", 12, 1), 1, 2, 64);
+    b.recv(b.call(0, "MPI_Recv", t0 + 9040, t0 + 9070, "s.c", 13, 1), 3, 2, 64);
+  }
+  return b.finish();
+}
+
+std::vector<Trace> divided_test_traces() {
+  std::vector<Trace> traces;
+  traces.push_back(varied_trace());
+  traces.push_back(star_trace());
+  traces.push_back(testing::every_pattern_trace());
+  return traces;
+}
+
 std::vector<std::uint64_t> events_per_location(const Trace& trace) {
   std::vector<std::uint64_t> events;
   for (const Location& l : trace.locations) events.push_back(2 * l.calls() + l.ops());
@@ -152,6 +186,20 @@ PartialTrace partial_trace(const Trace& whole, const std::vector<LocationRange>&
     if (!ops.empty()) part.install({l, extract_ghost(whole.locations[l], ops)});
   }
   return part;
+}
+
+TrafficTotals divided_totals(const std::vector<PartialTrace>& parts,
+                             const std::vector<Matching>& matchings, const RuleOptions& options) {
+  TrafficTotals totals;
+  for (std::size_t p = 0; p < parts.size(); ++p)
+    merge_pair_traffic(totals.pairs, pair_traffic(parts[p].trace, matchings[p], parts[p].held));
+  const std::int32_t master = master_of(totals.pairs, parts.at(0).trace.world_size);
+  totals.master.master = master;
+  if (master == kNoWorldRank) return totals;
+  for (std::size_t p = 0; p < parts.size(); ++p)
+    merge_master_traffic(totals.master, master_traffic({parts[p].trace, matchings[p], options},
+                                                       master, parts[p].held));
+  return totals;
 }
 
 }  // namespace collwrap

@@ -5,8 +5,11 @@
 #include <vector>
 
 #include "location_shares.h"
+#include "matching.h"
 #include "partial_trace.h"
+#include "rule_options.h"
 #include "trace_model.h"
+#include "traffic_totals.h"
 
 namespace collwrap {
 
@@ -18,6 +21,18 @@ inline constexpr int kVariedRanks = 4, kVariedThreads = 2;
 // (divided_trace.cpp says what).
 Trace varied_trace();
 
+// A master-worker program of kVariedRanks ranks of kVariedThreads threads on MPI messages:
+// thread 0 of rank 0 hands out work to ranks 1-3 (a large piece to rank 3), their thread 0
+// waits for it while rank 0 is busy (overloaded_master), their thread 1 sends the results to
+// thread 1 of rank 0, which waits for rank 1's after rank 2's came (slow_workers); the traffic
+// to rank 3 is unbalanced (unbalanced_communication). Rank 2 also waits for a second piece
+// while rank 0 waits for rank 1. Three rounds.
+Trace star_trace();
+
+// The traces the divided analysis is tested on: every rule that runs divided finds instances
+// in at least one of them.
+std::vector<Trace> divided_test_traces();
+
 // What each location's definitions declare: the weights split_locations divides by.
 std::vector<std::uint64_t> events_per_location(const Trace& trace);
 
@@ -25,5 +40,10 @@ std::vector<std::uint64_t> events_per_location(const Trace& trace);
 // from the whole trace, every other process's ghosts for it packed there and read back.
 PartialTrace partial_trace(const Trace& whole, const std::vector<LocationRange>& shares,
                            unsigned self);
+
+// The traffic totals the processes of a job add up, each from its partial trace and matching at
+// its own locations (as analysis_in_job does over MPI).
+TrafficTotals divided_totals(const std::vector<PartialTrace>& parts,
+                             const std::vector<Matching>& matchings, const RuleOptions& options);
 
 }  // namespace collwrap

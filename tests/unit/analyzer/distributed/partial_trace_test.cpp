@@ -182,33 +182,46 @@ class InstanceSet : public InstanceSink {
   const PartialTrace* at_;
 };
 
-TEST(PartialTrace, RulesThatReadPartnersFindAtHeldLocationsWhatTheyFindOnTheWholeTrace) {
+TEST(PartialTrace, RulesThatRunDividedFindAtHeldLocationsWhatTheyFindOnTheWholeTrace) {
   // The rules that read, beyond a process's own locations, only the partners of its messages
-  // and collectives: what ghosts hold.
-  const Trace whole = varied_trace();
-  const Matching serial = match_trace(whole, 1);
+  // and collectives (what ghosts hold) and the traffic totals that the processes add up.
   const RuleOptions options;
-  for (const Pattern* rule : kPatternCatalog) {
-    if (!runs_divided(rule->reach)) continue;
-    SCOPED_TRACE(std::string(rule->id));
-    InstanceSet whole_instances;
-    rule->find({whole, serial, options}, whole_instances);
-    EXPECT_FALSE(whole_instances.entries.empty()) << "the trace has none to compare";
+  std::vector<const Pattern*> rules;
+  for (const Pattern* rule : kPatternCatalog)
+    if (runs_divided(rule->reach)) rules.push_back(rule);
+  std::set<const Pattern*> compared;  // the rules with instances in some test trace
+  for (const Trace& whole : divided_test_traces()) {
+    const Matching serial = match_trace(whole, 1);
+    std::vector<InstanceSet> whole_instances(rules.size());
+    for (std::size_t r = 0; r < rules.size(); ++r) {
+      rules[r]->find({whole, serial, options}, whole_instances[r]);
+      if (!whole_instances[r].entries.empty()) compared.insert(rules[r]);
+    }
     for (unsigned processes = 2; processes <= whole.locations.size(); ++processes) {
       const std::vector<LocationRange> shares =
           split_locations(events_per_location(whole), processes);
+      std::vector<PartialTrace> parts;
+      std::vector<Matching> matchings;
       for (unsigned self = 0; self < processes; ++self) {
-        const PartialTrace part = partial_trace(whole, shares, self);
-        const Matching matching = match_trace(part.trace, 1);
-        InstanceSet found(&part);
-        rule->find({part.trace, matching, options}, found);
-        std::set<InstanceSet::Entry> expected;
-        for (const InstanceSet::Entry& e : whole_instances.entries)
-          if (part.holds(std::get<0>(e))) expected.insert(e);
-        EXPECT_EQ(found.entries, expected) << "process " << self << " of " << processes;
+        parts.push_back(partial_trace(whole, shares, self));
+        matchings.push_back(match_trace(parts.back().trace, 1));
+      }
+      const TrafficTotals totals = divided_totals(parts, matchings, options);
+      for (std::size_t r = 0; r < rules.size(); ++r) {
+        SCOPED_TRACE(std::string(rules[r]->id));
+        for (unsigned self = 0; self < processes; ++self) {
+          InstanceSet found(&parts[self]);
+          rules[r]->find({parts[self].trace, matchings[self], options, &totals}, found);
+          std::set<InstanceSet::Entry> expected;
+          for (const InstanceSet::Entry& e : whole_instances[r].entries)
+            if (parts[self].holds(std::get<0>(e))) expected.insert(e);
+          EXPECT_EQ(found.entries, expected) << "process " << self << " of " << processes;
+        }
       }
     }
   }
+  for (const Pattern* rule : rules)
+    EXPECT_TRUE(compared.contains(rule)) << rule->id << ": no test trace has instances";
 }
 
 }  // namespace
