@@ -56,17 +56,26 @@ bool collect_members(const Trace& trace, const Matching& matching,
   return !out.empty();
 }
 
+// for_each_collective over the instances whose first member `keep` accepts, asked before
+// the members are collected.
+template <class Keep, class Visit>
+void visit_instances(const RuleContext& context, CollFamily family, Keep keep, Visit& visit) {
+  std::vector<CollectiveMember> members;
+  for (const CollectiveInstance& instance : context.matching.collectives) {
+    if (!instance.complete || instance.family != family || instance.member_count == 0) continue;
+    if (!keep(context.matching.members[instance.first_member])) continue;
+    if (collect_members(context.trace, context.matching, instance, members))
+      visit(instance, members);
+  }
+}
+
 }  // namespace
 
 void for_each_collective(const RuleContext& context, CollFamily family,
                          const std::function<void(const CollectiveInstance&,
                                                   std::span<const CollectiveMember>)>& visit) {
-  std::vector<CollectiveMember> members;
-  for (const CollectiveInstance& instance : context.matching.collectives) {
-    if (!instance.complete || instance.family != family) continue;
-    if (collect_members(context.trace, context.matching, instance, members))
-      visit(instance, members);
-  }
+  visit_instances(
+      context, family, [](OpRef) { return true; }, visit);
 }
 
 bool waits_for_sources_on_entry(std::span<const CollectiveMember> members) {
@@ -78,13 +87,14 @@ bool waits_for_sources_on_entry(std::span<const CollectiveMember> members) {
 void for_each_upc_collective(const RuleContext& context,
                              const std::function<void(const CollectiveInstance&,
                                                       std::span<const CollectiveMember>)>& visit) {
+  // The sync modes are read off the first member's op before the members are collected: most
+  // traces have no UPC collective, and most instances are not one.
+  const auto upc = [&](OpRef first) {
+    return upc_sync_of(context.trace.locations[first.loc], first.op) != 0;
+  };
   for (const CollFamily family :
        {CollFamily::OneToN, CollFamily::NToOne, CollFamily::NxN, CollFamily::Prefix})
-    for_each_collective(
-        context, family,
-        [&](const CollectiveInstance& instance, std::span<const CollectiveMember> members) {
-          if (members[0].upc_sync != 0) visit(instance, members);
-        });
+    visit_instances(context, family, upc, visit);
 }
 
 const CollectiveMember* root_member(const CollectiveInstance& instance,

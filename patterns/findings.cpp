@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <span>
 #include <tuple>
 
@@ -10,6 +11,7 @@
 #include "parallel_for.h"
 #include "result_units.h"
 #include "run_patterns.h"
+#include "traffic_totals.h"
 
 namespace collwrap {
 namespace {
@@ -132,7 +134,13 @@ Findings find_findings(const Trace& trace, const Matching& matching,
   aggregators.reserve(rules);
   for (std::size_t i = 0; i < rules; ++i) aggregators.emplace_back(trace, settings.top_instances);
   std::vector<std::uint64_t> dropped(rules, 0);
-  const RuleContext context{trace, matching, settings.rules, settings.totals};
+  RuleContext context{trace, matching, settings.rules, settings.totals};
+  // Made once for all the rules that read them.
+  std::optional<TrafficTotals> totals;
+  if (context.totals == nullptr &&
+      std::any_of(settings.patterns.begin(), settings.patterns.end(),
+                  [](const Pattern* p) { return p->reach == RuleReach::Totals; }))
+    context.totals = &totals.emplace(traffic_totals(context));
   parallel_for(rules, threads, [&](std::size_t i) {
     dropped[i] = run_patterns(context, std::span(settings.patterns).subspan(i, 1), aggregators[i],
                               settings.at);

@@ -98,6 +98,12 @@ inline bool runs_divided(RuleReach reach) {
          reach == RuleReach::Totals;
 }
 
+// Whether a job can divide the trace when asked for the rule: it runs on the shares, or it
+// reads one-sided records, and a job reads an archive that has them whole.
+inline bool divides_in_job(RuleReach reach) {
+  return runs_divided(reach) || reach == RuleReach::OneSided;
+}
+
 // A pattern, declared in one place with everything a reader of the report needs. Its relation
 // to other patterns is data here, as PARENT is in Scalasca's pattern specifications, so that
 // every report derives its overlap notes and totals from it (see catalog.h).

@@ -109,13 +109,16 @@ void merge_master_traffic(MasterTraffic& into, const MasterTraffic& part) {
   append_sorted(into.waits, part.waits);
 }
 
-const TrafficTotals& totals_for(const RuleContext& context, std::optional<TrafficTotals>& own) {
-  if (context.totals != nullptr) return *context.totals;
-  TrafficTotals& totals = own.emplace();
+TrafficTotals traffic_totals(const RuleContext& context) {
+  TrafficTotals totals;
   totals.pairs = pair_traffic(context.trace, context.matching);
   const std::int32_t master = master_of(totals.pairs, context.trace.world_size);
   if (master != kNoWorldRank) totals.master = master_traffic(context, master);
   return totals;
+}
+
+const TrafficTotals& totals_for(const RuleContext& context, std::optional<TrafficTotals>& own) {
+  return context.totals != nullptr ? *context.totals : own.emplace(traffic_totals(context));
 }
 
 }  // namespace collwrap

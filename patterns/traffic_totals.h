@@ -83,8 +83,12 @@ struct TrafficTotals {
   friend bool operator==(const TrafficTotals&, const TrafficTotals&) = default;
 };
 
-// The totals a rule reads: the context's, which the processes of a job that divide the trace
-// add up, or else the whole trace's, made into `own`.
+// The whole trace's totals.
+TrafficTotals traffic_totals(const RuleContext& context);
+
+// The totals a rule reads: the context's, which find_findings makes once for the rules that
+// read them or the processes of a job that divide the trace add up, or else the whole
+// trace's, made into `own`.
 const TrafficTotals& totals_for(const RuleContext& context, std::optional<TrafficTotals>& own);
 
 }  // namespace collwrap

@@ -161,7 +161,7 @@ AnalysisResult merge_held(Trace& trace, std::vector<HeldResult> parts,
 bool can_divide(const AnalysisSettings& settings) {
   if (settings.causes.enabled) return false;
   for (const Pattern* p : settings.patterns)
-    if (!runs_divided(p->reach) && p->reach != RuleReach::OneSided) return false;
+    if (!divides_in_job(p->reach)) return false;
   return true;
 }
 
