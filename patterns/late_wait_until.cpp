@@ -27,9 +27,11 @@ std::vector<std::vector<Release>> releases_by_target(const Trace& trace) {
       releases[static_cast<std::size_t>(target)].push_back({l.op_time(op), {l.rank, l.thread}});
     }
   }
+  // Stable, so that of puts at the same time the last is the same on a divided trace, which
+  // holds some of the locations as ghosts, as on the whole.
   for (auto& list : releases)
-    std::sort(list.begin(), list.end(),
-              [](const Release& a, const Release& b) { return a.time < b.time; });
+    std::stable_sort(list.begin(), list.end(),
+                     [](const Release& a, const Release& b) { return a.time < b.time; });
   return releases;
 }
 
@@ -74,7 +76,7 @@ const Pattern kLateWaitUntil{
         "Let the releasing process signal earlier (issue the put or atomic before its other "
         "work), or give the waiting process independent work before the wait.",
     .find = find_late_wait_until,
-    .reach = RuleReach::OneSided,
+    .reach = RuleReach::Partners,
 };
 
 }  // namespace collwrap

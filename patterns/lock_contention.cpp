@@ -52,9 +52,11 @@ std::unordered_map<LockKey, Holds> lock_holds(const Trace& trace) {
       }
     }
   }
+  // Stable, so that holders that acquired at the same time are named in the same order on a
+  // divided trace, which holds some of the locations as ghosts, as on the whole.
   for (auto& [lock, list] : holds)
-    std::sort(list.holds.begin(), list.holds.end(),
-              [](const Hold& a, const Hold& b) { return a.begin < b.begin; });
+    std::stable_sort(list.holds.begin(), list.holds.end(),
+                     [](const Hold& a, const Hold& b) { return a.begin < b.begin; });
   return holds;
 }
 
@@ -116,7 +118,7 @@ const Pattern kLockContention{
         "Shorten the critical section of the holder (move work out of it), split the lock into "
         "finer locks, or replace lock-protected updates by atomic operations.",
     .find = find_lock_contention,
-    .reach = RuleReach::OneSided,
+    .reach = RuleReach::Partners,
 };
 
 }  // namespace collwrap

@@ -56,6 +56,14 @@ std::vector<std::vector<std::uint32_t>> select_ghost_ops(const Trace& trace, con
       case OpKind::NbcComplete:  // with its post
         selection.add(map.holders_of_comm(l.op_comm[op]), op, partner);
         break;
+      case OpKind::RmaPut:
+      case OpKind::RmaAtomic:
+        selection.add(map.holders_of_rank(l.op_peer[op]), op);
+        break;
+      case OpKind::RmaLockAcquire:
+      case OpKind::RmaLockRelease:
+        selection.add(map.holders_of_comm(l.op_comm[op]), op);
+        break;
       default:  // posts and completions come with the op they pair with
         break;
     }

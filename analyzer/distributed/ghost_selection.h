@@ -9,8 +9,12 @@
 //   - the request records that post or complete those (IsendComplete, RequestCancelled,
 //     IrecvRequest, NbcRequest).
 // With them, match_trace on its partial trace pairs each of its own sends, receives and
-// collective members exactly as on the whole trace (partial_trace.h). One-sided records are
-// not selected yet.
+// collective members exactly as on the whole trace (partial_trace.h). Of the one-sided
+// records, besides (what late_wait_until and lock_contention read):
+//   - the puts and atomics to a rank it holds a location of;
+//   - the acquisitions and releases of every lock on a window with a member rank it holds.
+// Window epochs (MPI_Win_post … MPI_Win_complete) and the transfers of fence epochs are not
+// selected yet.
 #pragma once
 
 #include <cstdint>

@@ -135,11 +135,6 @@ enum class OpKind : std::uint8_t {
                    //                 communicator (MPI_Win_post/start/complete/wait)
 };
 
-// Whether an op is one of the one-sided records: the kinds from RmaPut on, the last of the enum.
-constexpr bool is_one_sided(OpKind kind) {
-  return kind >= OpKind::RmaPut;
-}
-
 // A UPC relocalization collective's UPC_IN_* or UPC_OUT_* mode, from the UpcSyncFlags attribute
 // of its RmaCollectiveEnd (kept in the CollectiveEnd op's tag): bits 0-1 on entry, 2-3 on exit.
 // Unspecified: not a UPC collective (MPI, OpenSHMEM), which synchronizes as its family says.

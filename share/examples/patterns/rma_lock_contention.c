@@ -7,6 +7,8 @@
  *
  *   mpirun -np 3 -x LD_PRELOAD=libcollwrap.so ./rma_lock_contention
  *
+ * Two analyzer processes give the report of the analyzer alone, each holding its share of
+ * the trace (@job divided).
  * @np 3
  */
 #include <mpi.h>

@@ -5,6 +5,8 @@
  * and wait. Each holder adds to a counter on PE 0. Expected: lock_contention on PEs 1, 2 and 3
  * at the second shmem_set_lock line with the holder, PE 0, as peer, at least
  * ITERATIONS x HOLD_US = 0.6 s each.
+ * Two analyzer processes give the report of the analyzer alone, each holding its share of
+ * the trace (@job divided).
  *
  *   LD_PRELOAD=libcollwrap.so oshrun --mca btl ^vader -np 4 ./lock_contention
  */

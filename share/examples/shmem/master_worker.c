@@ -8,8 +8,8 @@
  * Expected, ROUNDS x DELAY_US = 1.0 s each: slow_workers on PE 0 at its wait for the workers'
  * flags, peer PE 1 (the others had delivered); overloaded_master on PEs 1, 2 and 3 at their
  * wait for work, peer PE 0 (the time PE 0 spent waiting for PE 1 is not counted against it).
- * Two analyzer processes give the report of the analyzer alone, reading the whole trace for its
- * one-sided records (@job gathered).
+ * Two analyzer processes give the report of the analyzer alone, each holding its share of
+ * the trace (@job divided).
  *
  *   LD_PRELOAD=libcollwrap.so oshrun --mca btl ^vader -np 4 ./master_worker
  */

@@ -3,6 +3,8 @@
  * PE 1 works DELAY_US (usleep) before it puts the data and raises the flag on PE 0; PE 0 waits
  * for the flag. Expected: late_wait_until on PE 0 at the shmem_long_wait_until line, peer PE 1
  * (whose put released it), ITERATIONS x DELAY_US = 1.0 s.
+ * Two analyzer processes give the report of the analyzer alone, each holding its share of
+ * the trace (@job divided).
  *
  *   LD_PRELOAD=libcollwrap.so oshrun --mca btl ^vader -np 2 ./wait_until
  */
