@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "byte_exchange.h"
+#include "clock_repair_in_job.h"
 #include "compute_grains.h"
 #include "ghost_exchange.h"
 #include "held_result.h"
@@ -44,6 +45,20 @@ bool needs_window_epochs(const Trace& share) {
   int any = found;
   MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
   return any != 0;
+}
+
+// The clock repair, when the job's matching found clock-condition violations: each process
+// repairs its locations, its ghosts take their holders' times (clock_repair_in_job.h). As the
+// analyzer alone does, the violations left become the matching's count: process 0's.
+void repair_clocks_in_job(PartialTrace& part, Matching& matching,
+                          const std::vector<LocationRange>& shares, unsigned self,
+                          unsigned threads) {
+  std::uint64_t violations = matching.counts.clock_violations;
+  MPI_Allreduce(MPI_IN_PLACE, &violations, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  if (violations == 0) return;
+  ClockRepairInJob job(part, shares, self);
+  const ClockRepairReport repair = repair_clocks(part.trace, matching, {}, threads, &job);
+  if (repair.passes > 0) matching.counts.clock_violations = self == 0 ? repair.violations_after : 0;
 }
 
 // Every process's times start where the earliest event of all starts.
@@ -196,15 +211,10 @@ DividedAnalysis analyze_in_job(const MpiJob& job, const std::string& path,
     read.trace.finish_indexes();
     PartialTrace part =
         partial_trace_in_job(std::move(read.trace), read.shares, job.rank(), threads);
-    const Matching matching = match_trace(part.trace, threads, part.held);
+    Matching matching = match_trace(part.trace, threads, part.held);
     if (clock_repair) {
       phase("clock repair");
-      std::uint64_t violations = matching.counts.clock_violations;
-      MPI_Allreduce(MPI_IN_PLACE, &violations, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-      if (violations > 0) {
-        out.needs_whole_trace = "the clocks need repair";
-        return out;
-      }
+      repair_clocks_in_job(part, matching, read.shares, job.rank(), threads);
     }
     phase("patterns");
     HeldResult held = analyze_held(part, matching, settings);

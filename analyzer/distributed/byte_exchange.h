@@ -17,6 +17,10 @@ void receive_pieces(void* data, std::size_t bytes, int from);
 // Process 0 gets every process's bytes, by process (its own moved in); the others get nothing.
 std::vector<std::vector<char>> gather_bytes(std::vector<char> mine);
 
+// Sends `mine` to process `to` while receiving what process `from` sends this way: the bytes
+// of one round of an exchange in which every process sends and receives at once.
+std::vector<char> swap_bytes(const std::vector<char>& mine, int to, int from);
+
 // Every process gets process 0's bytes (the others' `bytes` are replaced).
 void broadcast_bytes(std::vector<char>& bytes);
 

@@ -1,5 +1,7 @@
 #include "ghost_location.h"
 
+#include "event_sequence.h"
+
 namespace collwrap {
 
 GhostLocation extract_ghost(const Location& original, std::span<const std::uint32_t> ops) {
@@ -43,6 +45,21 @@ GhostLocation extract_ghost(const Location& original, std::span<const std::uint3
   }
   if (!g.origin_call.empty()) e.call_first_op.push_back(static_cast<std::uint32_t>(e.ops()));
   return g;
+}
+
+std::vector<std::uint32_t> ghost_event_positions(const Location& original,
+                                                 std::span<const std::uint32_t> origin_call,
+                                                 std::span<const std::uint32_t> origin_op) {
+  std::vector<std::uint32_t> positions;
+  positions.reserve(2 * origin_call.size() + origin_op.size());
+  std::size_t op = 0;
+  for (const std::uint32_t call : origin_call) {
+    positions.push_back(enter_position(original, call));
+    for (; op < origin_op.size() && original.op_call[origin_op[op]] == call; ++op)
+      positions.push_back(op_position(original, origin_op[op]));
+    positions.push_back(leave_position(original, call));
+  }
+  return positions;
 }
 
 }  // namespace collwrap

@@ -21,6 +21,12 @@ struct GhostLocation {
 // `ops`: ascending indexes of ops of `original`.
 GhostLocation extract_ghost(const Location& original, std::span<const std::uint32_t> ops);
 
+// Where each event of a ghost (event_sequence.h: per call its Enter, its ops, its Leave) is in
+// its original location's sequence, from the ghost's origin indexes (ascending).
+std::vector<std::uint32_t> ghost_event_positions(const Location& original,
+                                                 std::span<const std::uint32_t> origin_call,
+                                                 std::span<const std::uint32_t> origin_op);
+
 // A ghost with the index of the location it stands for.
 struct ReceivedGhost {
   std::uint32_t location = 0;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "collective_dependency.h"
+#include "event_sequence.h"
 #include "group_by_key.h"
 #include "parallel_for.h"
 
@@ -17,19 +18,6 @@ namespace {
 
 constexpr TimeNs kEarliest = std::numeric_limits<TimeNs>::min();
 constexpr TimeNs kLatest = std::numeric_limits<TimeNs>::max();
-
-// One location's events as one sequence: per call its Enter, its ops, its Leave. Positions
-// follow from call_first_op, so no table is needed to find an op's or a call's place.
-std::uint32_t enter_position(const Location& l, std::uint32_t call) {
-  return 2 * call + l.call_first_op[call];
-}
-// Every op belongs to a call: the reader drops MPI records outside any call.
-std::uint32_t op_position(const Location& l, std::uint32_t op) {
-  return 2 * l.op_call[op] + 1 + op;
-}
-std::uint32_t leave_position(const Location& l, std::uint32_t call) {
-  return 2 * call + 1 + l.call_first_op[call + 1];
-}
 
 enum class Event : std::uint8_t { Enter, Op, Leave };
 
@@ -82,6 +70,7 @@ class ShiftedTimes {
 
   std::size_t locations() const { return shifts_.size(); }
   std::vector<Shift>& shifts(std::size_t loc) { return shifts_[loc]; }
+  std::vector<std::vector<Shift>>& all_shifts() { return shifts_; }
 
   TimeNs enter(std::uint32_t loc, std::uint32_t call) const {
     const Location& l = trace_.locations[loc];
@@ -132,10 +121,13 @@ class ShiftedTimes {
 // entry (4 bytes each).
 class Bounds {
  public:
-  Bounds(const Trace& trace, const Matching& m, const ClockRepairOptions& o, unsigned threads)
+  // `counted`: the locations whose violations count (a process's own, in a job).
+  Bounds(const Trace& trace, const Matching& m, const ClockRepairOptions& o, unsigned threads,
+         const LocationRange& counted)
       : trace_(trace),
         m_(m),
         o_(o),
+        counted_(counted),
         message_bound_(m.messages.size()),
         member_bound_(m.members.size()) {
     const auto location = [](const OpRef& r) { return r.loc; };
@@ -174,7 +166,7 @@ class Bounds {
         const Message& msg = m_.messages[k];
         if (msg.recv != OpRef{loc, op}) return;
         const TimeNs send = times.op(msg.send);
-        violations[loc] += times.op(msg.recv) < send;
+        violations[loc] += counted_.contains(loc) && times.op(msg.recv) < send;
         message_bound_[k] = send + latency(msg.send.loc, loc);
       });
     });
@@ -287,7 +279,8 @@ class Bounds {
         inst.family, m_.collectives[c].member_count, inst.root, inst.in_neighbors,
         [&](std::uint32_t i) { return entered(times, first + i); },
         [&](std::uint32_t i, TimeNs entry) {
-          violations += exited(times, first + i) < entry;
+          violations +=
+              counted_.contains(m_.members[first + i].loc) && exited(times, first + i) < entry;
           TimeNs& bound = member_bound_[first + i];
           bound = std::max(bound, entry + inst.latency);
         });
@@ -381,6 +374,7 @@ class Bounds {
   const Trace& trace_;
   const Matching& m_;
   const ClockRepairOptions& o_;
+  LocationRange counted_;
   std::vector<TimeNs> message_bound_;    // per message: on its receive, then on its send
   std::vector<TimeNs> member_bound_;     // per member: on its exit, then on its entry
   KeyGroups by_exit_;                    // members by location, each in the order of exits
@@ -452,11 +446,30 @@ bool backward(ShiftedTimes<Shift>& times, std::uint32_t loc, const Location& ori
   return fits;
 }
 
+// The job's figures from this process's (or the figures themselves, alone).
+class Totals {
+ public:
+  explicit Totals(ClockRepairShares* shares) : shares_(shares) {}
+  std::uint64_t sum(std::uint64_t v) const { return shares_ ? shares_->sum(v) : v; }
+  TimeNs max(TimeNs v) const { return shares_ ? shares_->max(v) : v; }
+  bool all(bool v) const { return shares_ ? shares_->all(v) : v; }
+  // The ghosts' shifts from their holders.
+  template <typename Shift>
+  void share(ShiftedTimes<Shift>& times) const {
+    if (shares_) shares_->share(times.all_shifts());
+  }
+
+ private:
+  ClockRepairShares* shares_;
+};
+
 // The repair with shifts of type `Shift`, or nothing if one does not fit (the trace is then
-// left as it was).
+// left as it was). Only the `held` locations are repaired; the others get their shifts from
+// `job` (Totals::share).
 template <typename Shift>
 std::optional<ClockRepairReport> repair_with(Trace& trace, Bounds& bounds,
-                                             const ClockRepairOptions& options, unsigned threads) {
+                                             const ClockRepairOptions& options, unsigned threads,
+                                             const LocationRange& held, const Totals& job) {
   ShiftedTimes<Shift> times(trace, threads);
   // The shifts at the start of a pass, which the backward pass needs beside the forward
   // pass's: none in the first pass, the only one most repairs need; a copy in later ones.
@@ -464,34 +477,42 @@ std::optional<ClockRepairReport> repair_with(Trace& trace, Bounds& bounds,
   std::atomic<bool> fits = true;
 
   ClockRepairReport report;
-  report.violations_before = report.violations_after = bounds.lower_bounds(times, threads);
+  report.violations_before = report.violations_after = job.sum(bounds.lower_bounds(times, threads));
   while (report.violations_after > 0 && report.passes < options.max_passes) {
     const bool first = report.passes == 0;
     const double gamma = gamma_of_pass(report.passes++);
     // Each location's pass reads and writes only that location's times.
     parallel_for(times.locations(), threads, [&](std::size_t li) {
       const auto loc = static_cast<std::uint32_t>(li);
+      if (!held.contains(loc)) return;
       if (!first) before[li] = times.shifts(li);
       if (!forward(times, loc, trace.locations[li], bounds, gamma, options)) fits = false;
     });
-    if (!fits) return std::nullopt;
+    if (!job.all(fits)) return std::nullopt;
+    job.share(times);
     bounds.upper_bounds(times, threads);
     parallel_for(times.locations(), threads, [&](std::size_t li) {
       const auto loc = static_cast<std::uint32_t>(li);
+      if (!held.contains(loc)) return;
       if (!backward(times, loc, trace.locations[li], before[li], bounds, options)) fits = false;
     });
-    if (!fits) return std::nullopt;
-    report.violations_after = bounds.lower_bounds(times, threads);
+    if (!job.all(fits)) return std::nullopt;
+    job.share(times);
+    report.violations_after = job.sum(bounds.lower_bounds(times, threads));
   }
   before = {};
 
-  for (std::size_t li = 0; li < times.locations(); ++li) {
+  TimeNs end = trace.end;
+  for (std::uint32_t li = 0; li < times.locations(); ++li) {
+    if (!held.contains(li)) continue;
     const Shift* shift = times.shifts(li).data();
     for_each_event(trace.locations[li], [&](Event, std::uint32_t, TimeNs original) {
       report.max_shift = std::max<TimeNs>(report.max_shift, *shift);
-      trace.end = std::max<TimeNs>(trace.end, original + *shift++);
+      end = std::max<TimeNs>(end, original + *shift++);
     });
   }
+  report.max_shift = job.max(report.max_shift);
+  trace.end = job.max(end);
   times.write_back(trace, threads);
   return report;
 }
@@ -499,21 +520,24 @@ std::optional<ClockRepairReport> repair_with(Trace& trace, Bounds& bounds,
 }  // namespace
 
 ClockRepairReport repair_clocks(Trace& trace, const Matching& matching,
-                                const ClockRepairOptions& options, unsigned threads) {
+                                const ClockRepairOptions& options, unsigned threads,
+                                ClockRepairShares* shares) {
   // The matcher has counted the violations with the same definition; without any, the
   // repair's tables are not worth building.
-  if (matching.counts.clock_violations == 0) {
+  if (!shares && matching.counts.clock_violations == 0) {
     trace.clock.violations_before_repair = trace.clock.violations_after_repair = 0;
     trace.clock.max_repair_shift_s = 0;
     return {};
   }
-  Bounds bounds(trace, matching, options, threads);
+  const LocationRange held = shares ? shares->held() : LocationRange{};
+  const Totals job(shares);
+  Bounds bounds(trace, matching, options, threads, held);
   // Shifts of up to 65,535 ns take 2 bytes per event, up to 4.3 s 4: a repair that moves an
   // event further starts again with the next wider shifts.
   std::optional<ClockRepairReport> report =
-      repair_with<std::uint16_t>(trace, bounds, options, threads);
-  if (!report) report = repair_with<std::uint32_t>(trace, bounds, options, threads);
-  if (!report) report = repair_with<TimeNs>(trace, bounds, options, threads);
+      repair_with<std::uint16_t>(trace, bounds, options, threads, held, job);
+  if (!report) report = repair_with<std::uint32_t>(trace, bounds, options, threads, held, job);
+  if (!report) report = repair_with<TimeNs>(trace, bounds, options, threads, held, job);
   trace.clock.violations_before_repair = report->violations_before;
   trace.clock.violations_after_repair = report->violations_after;
   trace.clock.max_repair_shift_s = static_cast<double>(report->max_shift) * 1e-9;

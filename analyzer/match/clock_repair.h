@@ -51,13 +51,37 @@ struct ClockRepairReport {
   TimeNs max_shift = 0;  // largest forward move of a single event, ns
 };
 
+// What the repair needs when the processes of a job each hold a share of the trace's locations
+// and ghosts of the others' events (analyzer/distributed): each repairs the locations it
+// holds, and after each forward and each backward pass every ghost takes its holder's shifts,
+// so that the next bounds read the times the whole trace's repair would read. Its
+// implementation sends them between the processes; every process calls each function
+// together with the others.
+class ClockRepairShares {
+ public:
+  virtual ~ClockRepairShares() = default;
+  virtual LocationRange held() const = 0;
+  // Every ghost location's shifts, one per event of the ghost in sequence order (per call its
+  // Enter, its ops, its Leave), replaced by its holder's of the same events.
+  virtual void share(std::vector<std::vector<std::uint16_t>>& shifts) = 0;
+  virtual void share(std::vector<std::vector<std::uint32_t>>& shifts) = 0;
+  virtual void share(std::vector<std::vector<TimeNs>>& shifts) = 0;
+  // Over every process.
+  virtual std::uint64_t sum(std::uint64_t value) = 0;
+  virtual TimeNs max(TimeNs value) = 0;
+  virtual bool all(bool value) = 0;
+};
+
 // Moves call_enter, call_leave and op_time of `trace` in place (each location keeps its event
 // order, so `matching` stays valid; its clock_violations count is the "before" figure only
 // for the original times). Fills trace.clock's violation and shift figures. Does nothing
 // when there are no violations.
 // The passes work location by location on `threads` threads (0: one per core); the result
-// does not depend on their number.
+// does not depend on their number. With `shares`, the process repairs its held locations and
+// its ghosts as the whole trace's repair would (the counts and figures are the job's), and
+// runs even without violations of its own: the caller knows whether the job has any.
 ClockRepairReport repair_clocks(Trace& trace, const Matching& matching,
-                                const ClockRepairOptions& options = {}, unsigned threads = 1);
+                                const ClockRepairOptions& options = {}, unsigned threads = 1,
+                                ClockRepairShares* shares = nullptr);
 
 }  // namespace collwrap

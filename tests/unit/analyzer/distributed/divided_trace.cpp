@@ -122,6 +122,11 @@ Trace varied_trace() {
   b.recv(b.call(2, "MPI_Recv", 170000, 175000, "v.c", 89), 3, 90, 4);
   b.send(b.call(3, "MPI_Send", 174000, 174010, "v.c", 90), 2, 90, 4);
   b.recv(b.call(2, "MPI_Recv", 175100, 175200, "v.c", 91), 0, 91, 4);
+  // A barrier that ranks 0-2 left before rank 3 entered it (clock violations of a collective).
+  for (int r = 0; r < kVariedRanks; ++r)
+    b.collective(
+        b.call(r, "MPI_Barrier", r == 3 ? 178500 : 178000, r == 3 ? 178600 : 178100, "v.c", 94),
+        CollOp::Barrier);
   // Rank 1 puts to rank 2: many small puts from one call site, then a large one.
   for (int i = 0; i < 120; ++i)
     b.put(b.call(1, "shmem_putmem", 180000 + 100 * i, 180050 + 100 * i, "v.c", 92), 2, 8);
