@@ -16,7 +16,7 @@ ClockOffset records per location, counted by OTF2's own otf2-print.
 With --tracer-clock-sync off the tracer records no offsets (COLLWRAP_CLOCKSYNC=off), so the
 skew reaches the analyzer untouched: the run must then show violations before the repair, and
 the findings must still come out right after it; and `mpirun -np 2 analyzer --patterns all
---no-causes`, a job whose processes divide the trace, find the violations and repair the
+--no-causes` (and -np 3), a job whose processes divide the trace, find the violations and repair the
 clocks each on its own locations, must give the report of the analyzer alone.
 
     run_skewed_example.py --mpirun M --preload LIB --faketime LIBFAKETIME --analyzer A
@@ -78,28 +78,32 @@ def check_offset_counts(args, trace_dir):
 
 
 def check_divided_job(args, trace_dir, workdir):
-    """A job that divides the trace finds the violations and repairs the clocks, each process
-    its own locations, as the analyzer alone does."""
+    """Jobs of 2 and 3 processes that divide the trace find the violations and repair the
+    clocks, each process its own locations, as the analyzer alone does."""
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    reports = []
-    for name, launch in (("alone", []), ("job", [args.mpirun, "-np", "2", "--oversubscribe"])):
+    options = ["--patterns", "all", "--no-causes", "-q", "--timings"]
+    runs = {}
+    for name, launch in (("alone", []), ("np2", [args.mpirun, "-np", "2", "--oversubscribe"]),
+                         ("np3", [args.mpirun, "-np", "3", "--oversubscribe"])):
         path = os.path.join(workdir, f"job-{name}.json")
-        command = launch + [args.analyzer, trace_dir, "--patterns", "all", "--no-causes",
-                            "-q", "--timings", "--json", path]
+        command = launch + [args.analyzer, trace_dir, *options, "--json", path]
         run = subprocess.run(command, env=env, capture_output=True, text=True,
                              timeout=args.timeout)
         if run.returncode != 0:
             return [f"{' '.join(command)} exited {run.returncode}: {run.stderr}"]
-        reports.append(json.load(open(path)))
-    found = list(differences(reports[0], reports[1]))
-    if found:
-        return ["the job's report differs from the analyzer's alone: "
-                + "; ".join(found[:5])]
-    if reports[1]["summary"]["clock"]["violations_before_repair"] == 0:
-        return ["the job's report shows no clock repair"]
-    if "reading the whole trace" in run.stderr or "clock repair" not in run.stderr:
-        return [f"the job did not repair the clocks on the divided trace:\n{run.stderr}"]
-    print("a job that divides the trace repaired the clocks as the analyzer alone does")
+        runs[name] = (json.load(open(path)), run.stderr)
+    alone = runs.pop("alone")[0]
+    if alone["summary"]["clock"]["violations_before_repair"] == 0:
+        return ["the report shows no clock repair"]
+    for name, (report, said) in runs.items():
+        found = list(differences(alone, report))
+        if found:
+            return [f"the report of the job ({name}) differs from the analyzer's alone: "
+                    + "; ".join(found[:5])]
+        if "reading the whole trace" in said or "clock repair" not in said:
+            return [f"the job ({name}) did not repair the clocks on the divided trace:\n{said}"]
+    print("jobs of 2 and 3 processes that divide the trace repaired the clocks as the analyzer "
+          "alone does")
     return []
 
 
