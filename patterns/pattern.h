@@ -81,28 +81,18 @@ enum class RuleReach : std::uint8_t {
   WholeTrace,   // anything: it runs where the whole trace is
   OwnLocation,  // only the location itself
   // Besides, the other ends of the location's messages, the other members of its
-  // collectives, the request records of both, the puts and atomics to its rank and the holds
-  // of the locks it takes: what ghosts hold.
+  // collectives, the request records of both, the one-sided transfers to its rank, the holds
+  // of the locks it takes and the epochs of the windows it opens: what ghosts hold.
   Partners,
   // Besides its partners, the whole trace's traffic totals (traffic_totals.h), which the
   // processes add up from their shares.
   Totals,
-  // The window epochs (MPI_Win_post … MPI_Win_complete) or fence epochs' transfers of other
-  // locations, which ghosts do not hold: it runs where the whole trace is, and where there
-  // are no such epochs it finds nothing.
-  WindowEpochs,
 };
 
 // Whether the processes of a job that divide a trace can run the rule on their shares.
 inline bool runs_divided(RuleReach reach) {
   return reach == RuleReach::OwnLocation || reach == RuleReach::Partners ||
          reach == RuleReach::Totals;
-}
-
-// Whether a job can divide the trace when asked for the rule: it runs on the shares, or it
-// reads window epochs, and a job reads an archive that has them whole.
-inline bool divides_in_job(RuleReach reach) {
-  return runs_divided(reach) || reach == RuleReach::WindowEpochs;
 }
 
 // A pattern, declared in one place with everything a reader of the report needs. Its relation

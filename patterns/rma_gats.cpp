@@ -129,7 +129,7 @@ const Pattern kRmaLatePost{
         "Call MPI_Win_post earlier on the targets named (before their local work, right after "
         "the previous epoch), or balance the work so that they reach it in time.",
     .find = find_rma_late_post,
-    .reach = RuleReach::WindowEpochs,
+    .reach = RuleReach::Partners,
 };
 
 const Pattern kRmaEarlyWait{
@@ -143,7 +143,7 @@ const Pattern kRmaEarlyWait{
         "Move work from before MPI_Win_wait to after it, use MPI_Win_test to do work while the "
         "origins are still accessing, or balance the origins' work.",
     .find = find_rma_early_wait,
-    .reach = RuleReach::WindowEpochs,
+    .reach = RuleReach::Partners,
 };
 
 const Pattern kRmaLateComplete{
@@ -160,7 +160,7 @@ const Pattern kRmaLateComplete{
         "Call MPI_Win_complete right after the last put or get of the epoch on the origin named, "
         "and do its other work after it.",
     .find = find_rma_late_complete,
-    .reach = RuleReach::WindowEpochs,
+    .reach = RuleReach::Partners,
 };
 
 }  // namespace collwrap

@@ -68,8 +68,8 @@ bool can_divide(const collwrap::CommandLine& cl, const collwrap::AnalysisSetting
 
 // Reads, matches and analyzes the archive: alone, or with the processes of the MPI job, of
 // which only process 0 goes on past reading (nullopt on the others). A job divides the
-// analysis when it can; when the archive needs the whole trace after all (window epochs), it
-// reads the archive again and analyzes it on process 0.
+// analysis when it can; when the archive needs the whole trace after all (UPC split-phase
+// barriers), it reads the archive again and analyzes it on process 0.
 std::optional<collwrap::ArchiveAnalysis> analyze(const collwrap::CommandLine& cl) {
   const collwrap::AnalysisSettings settings{cl.rules, cl.patterns, 3, cl.causes, cl.threads};
   const collwrap::ArchiveOptions options{.clock_repair = cl.clock_repair,

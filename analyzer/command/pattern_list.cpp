@@ -22,7 +22,7 @@ Json pattern_json(const Pattern& p) {
           {"formula", p.formula},
           {"peer_role", p.peer_role},
           {"recommendation", p.recommendation},
-          {"divides", divides_in_job(p.reach)}};
+          {"divides", runs_divided(p.reach)}};
 }
 
 }  // namespace

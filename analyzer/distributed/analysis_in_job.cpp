@@ -23,25 +23,21 @@
 namespace collwrap {
 namespace {
 
-// Whether the archive has what ghosts do not carry: window epochs, general active target
-// (MPI_Win_post … MPI_Win_complete, their RmaGroupSync records) or fences (MPI_Win_fence),
-// which the rules of RuleReach::WindowEpochs read on other locations, or UPC split-phase
-// barriers, whose members joined at the upc_notify before their upc_wait
-// (collective_timing.h). Asked of every process, about its share. (The tracer defines every
-// function it can record, so the definitions alone do not tell.)
-bool needs_window_epochs(const Trace& share) {
-  std::vector<std::uint32_t> regions;  // upc_notify and MPI_Win_fence
+// Whether the archive has what ghosts do not carry: UPC split-phase barriers, whose members
+// joined at the upc_notify before their upc_wait (collective_timing.h), a call without
+// records. Asked of every process, about its share. (The tracer defines every function it can
+// record, so the definitions alone do not tell.)
+bool has_split_phase_barriers(const Trace& share) {
+  std::vector<std::uint32_t> notify;  // the regions named upc_notify
   for (std::uint32_t r = 0; r < share.regions.size(); ++r)
-    if (share.regions[r].name == "upc_notify" || share.regions[r].name == "MPI_Win_fence")
-      regions.push_back(r);
-  const auto is_one = [&](std::uint32_t region) {
-    return std::find(regions.begin(), regions.end(), region) != regions.end();
+    if (share.regions[r].name == "upc_notify") notify.push_back(r);
+  const auto is_notify = [&](std::uint32_t region) {
+    return std::find(notify.begin(), notify.end(), region) != notify.end();
   };
-  const auto is_epoch = [](OpKind kind) { return kind == OpKind::RmaGroupSync; };
   bool found = false;
   for (const Location& l : share.locations)
-    found = found || std::any_of(l.op_kind.begin(), l.op_kind.end(), is_epoch) ||
-            (!regions.empty() && std::any_of(l.call_region.begin(), l.call_region.end(), is_one));
+    found = found ||
+            (!notify.empty() && std::any_of(l.call_region.begin(), l.call_region.end(), is_notify));
   int any = found;
   MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
   return any != 0;
@@ -179,7 +175,7 @@ AnalysisResult merge_held(Trace& trace, std::vector<HeldResult> parts,
 bool can_divide(const AnalysisSettings& settings) {
   if (settings.causes.enabled) return false;
   for (const Pattern* p : settings.patterns)
-    if (!divides_in_job(p->reach)) return false;
+    if (!runs_divided(p->reach)) return false;
   return true;
 }
 
@@ -194,8 +190,8 @@ DividedAnalysis analyze_in_job(const MpiJob& job, const std::string& path,
   const unsigned threads = settings.threads;
   DividedAnalysis out;
   try {
-    if (needs_window_epochs(read.trace)) {
-      out.needs_whole_trace = "the archive has window epochs or split-phase barriers";
+    if (has_split_phase_barriers(read.trace)) {
+      out.needs_whole_trace = "the archive has split-phase barriers";
       return out;
     }
     phase("matching");

@@ -6,9 +6,8 @@
 //
 // The clock repair runs so too: each process repairs its own locations, and its ghosts take
 // their holders' times after every pass (clock_repair_in_job.h). Only rules that read no more
-// than that run so (runs_divided), besides rules that read window epochs when the archive has
-// none, and not the root-cause analysis (whose replays need the whole trace): can_divide says
-// when a job can analyze so.
+// than that run so (runs_divided), and not the root-cause analysis (whose replays need the
+// whole trace): can_divide says when a job can analyze so.
 #pragma once
 
 #include <functional>
@@ -28,7 +27,7 @@ bool can_divide(const AnalysisSettings& settings);
 
 struct DividedAnalysis {
   // Why the archive needs the whole trace, so that nothing was analyzed (on every process
-  // alike): it has window epochs or split-phase barriers. Empty when it was analyzed.
+  // alike): it has UPC split-phase barriers. Empty when it was analyzed.
   std::string needs_whole_trace;
   std::optional<AnalysisResult> result;  // process 0's, otherwise unset
 };

@@ -1,6 +1,8 @@
 #include "ghost_selection.h"
 
 #include <algorithm>
+#include <map>
+#include <span>
 
 namespace collwrap {
 namespace {
@@ -34,6 +36,46 @@ class Selection {
   unsigned holder_;
 };
 
+// The general-active-target epochs open on a location, as its ops are walked: by window, the
+// processes that hold a rank of the epoch's group, which need the epoch's opening and closing
+// records and, of an access epoch, its transfers on the window (the GATS rules).
+class OpenEpochs {
+ public:
+  OpenEpochs(const Trace& trace, const ProcessMap& map) : trace_(trace), map_(map) {}
+
+  // The holders an RmaGroupSync record goes to: those of its group when it opens an epoch,
+  // those of the epoch it closes.
+  std::vector<unsigned> group_sync(const Location& l, std::uint32_t op) {
+    const auto window = static_cast<std::uint32_t>(l.op_tag[op]);
+    const RegionClass cls = trace_.regions[l.call_region[l.op_call[op]]].cls;
+    if (cls == RegionClass::RmaStart || cls == RegionClass::RmaPost) {
+      std::vector<unsigned>& holders = open_[window];
+      holders.clear();
+      if (l.op_comm[op] != kNone)
+        for (const std::int32_t rank : trace_.comms[l.op_comm[op]].world_ranks)
+          for (const unsigned p : map_.holders_of_rank(rank))
+            if (std::find(holders.begin(), holders.end(), p) == holders.end()) holders.push_back(p);
+      return holders;
+    }
+    const auto it = open_.find(window);
+    if (it == open_.end()) return {};
+    std::vector<unsigned> holders = std::move(it->second);
+    open_.erase(it);
+    return holders;
+  }
+
+  // The holders of the epoch open on `window`, if any.
+  std::span<const unsigned> on(std::uint32_t window) const {
+    const auto it = open_.find(window);
+    return it == open_.end() ? std::span<const unsigned>{} : std::span(it->second);
+  }
+
+ private:
+  const Trace& trace_;
+  const ProcessMap& map_;
+  std::map<std::uint32_t, std::vector<unsigned>> open_;
+};
+
 }  // namespace
 
 std::vector<std::vector<std::uint32_t>> select_ghost_ops(const Trace& trace, const Matching& links,
@@ -41,6 +83,7 @@ std::vector<std::vector<std::uint32_t>> select_ghost_ops(const Trace& trace, con
                                                          const ProcessMap& map) {
   const Location& l = trace.locations[location];
   Selection selection(map.processes(), map.holder(location));
+  OpenEpochs epochs(trace, map);
   for (std::uint32_t op = 0; op < l.ops(); ++op) {
     const std::uint32_t partner = links.partner_of(location, op);
     switch (l.op_kind[op]) {
@@ -57,8 +100,16 @@ std::vector<std::vector<std::uint32_t>> select_ghost_ops(const Trace& trace, con
         selection.add(map.holders_of_comm(l.op_comm[op]), op, partner);
         break;
       case OpKind::RmaPut:
+      case OpKind::RmaGet:
       case OpKind::RmaAtomic:
+        // The target's holders: a put or atomic may release its wait (late_wait_until), any
+        // transfer makes it a partner in a fence epoch (rma_early_fence); and those of an
+        // access epoch's group, which read its last transfer (rma_late_complete).
         selection.add(map.holders_of_rank(l.op_peer[op]), op);
+        selection.add(epochs.on(l.op_comm[op]), op);
+        break;
+      case OpKind::RmaGroupSync:
+        if (l.op_call[op] != kNone) selection.add(epochs.group_sync(l, op), op);
         break;
       case OpKind::RmaLockAcquire:
       case OpKind::RmaLockRelease:

@@ -10,11 +10,14 @@
 //     IrecvRequest, NbcRequest).
 // With them, match_trace on its partial trace pairs each of its own sends, receives and
 // collective members exactly as on the whole trace (partial_trace.h). Of the one-sided
-// records, besides (what late_wait_until and lock_contention read):
-//   - the puts and atomics to a rank it holds a location of;
-//   - the acquisitions and releases of every lock on a window with a member rank it holds.
-// Window epochs (MPI_Win_post … MPI_Win_complete) and the transfers of fence epochs are not
-// selected yet.
+// records, besides, what the one-sided rules read:
+//   - the puts, gets and atomics to a rank it holds a location of (late_wait_until,
+//     rma_early_fence);
+//   - the acquisitions and releases of every lock on a window with a member rank it holds
+//     (lock_contention);
+//   - the records that open and close a general-active-target epoch whose group has a rank it
+//     holds, and the transfers of such an access epoch (rma_late_post, rma_early_wait,
+//     rma_late_complete).
 #pragma once
 
 #include <cstdint>

@@ -8,8 +8,8 @@
  *
  *   mpirun -np 2 -x LD_PRELOAD=libcollwrap.so ./rma_late_post
  *
- * Two analyzer processes give the report of the analyzer alone, reading the whole trace for
- * its window epochs (@job gathered).
+ * Two analyzer processes give the report of the analyzer alone, each holding its share of
+ * the trace (@job divided).
  * @np 2
  */
 #include <mpi.h>

@@ -7,8 +7,8 @@
  *
  *   mpirun -np 3 -x LD_PRELOAD=libcollwrap.so ./rma_wait_at_fence
  *
- * Two analyzer processes give the report of the analyzer alone, reading the whole trace for
- * its window epochs (@job gathered).
+ * Two analyzer processes give the report of the analyzer alone, each holding its share of
+ * the trace (@job divided).
  * @np 3
  */
 #include <mpi.h>

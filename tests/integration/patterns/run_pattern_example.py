@@ -17,7 +17,7 @@ compute segment of that rank and thread that ends at this line. "@np N" anywhere
 runs the example with N ranks. "@job divided" (or "@job gathered") anywhere in the source also
 analyzes the trace with --patterns all --no-causes alone and as a job of two analyzer processes
 (with --mpirun): the reports must be equal field by field, and the job must have divided the
-trace among its processes (or have read the whole trace, for window epochs). An example
+trace among its processes (or have read the whole trace). An example
 whose source says "@expect none" must have no significant finding at all, except at lines
 marked "@startup": the barrier that lines the ranks up after MPI_Init absorbs the spread of
 their MPI_Init exits (the tracer synchronizes clocks there), which is real waiting but not the
@@ -92,7 +92,7 @@ def job_failures(args, trace_dir, workdir, source):
         with open(path, encoding="utf-8") as f:
             reports.append(json.load(f))
     failures = [f"the job's report differs: {d}" for d in differences(*reports)][:10]
-    whole = "reading the whole trace: the archive has window epochs" in run.stderr
+    whole = "reading the whole trace" in run.stderr
     if whole != (m.group(1) == "gathered"):
         failures.append(f"the job was to analyze the trace {m.group(1)}, it said:\n{run.stderr}")
     if not failures:

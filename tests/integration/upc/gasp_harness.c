@@ -23,6 +23,9 @@
  * The gasp_* functions are weak references: without libcollwrap.so preloaded the harness runs
  * untraced and prints the same lines.
  *
+ * Two analyzer processes give the report of the analyzer alone, reading the whole trace for
+ * its split-phase barriers (@job gathered).
+ *
  *   mpirun -np 4 -x LD_PRELOAD=libcollwrap.so ./gasp_harness
  */
 #include <mpi.h>

@@ -131,6 +131,15 @@ Trace varied_trace() {
   for (int i = 0; i < 120; ++i)
     b.put(b.call(1, "shmem_putmem", 180000 + 100 * i, 180050 + 100 * i, "v.c", 92), 2, 8);
   b.put(b.call(1, "shmem_putmem", 200000, 230000, "v.c", 93), 2, 1 << 20);
+  // A fence epoch of an MPI window over the world in which rank 0 gets from rank 2: both stay
+  // in the closing fence after rank 3 entered it (rma_early_fence), rank 2 for rank 0's get.
+  b.role("MPI_Win_fence", RegionRole::Rma);
+  for (int r = 0; r < kVariedRanks; ++r)
+    b.collective(b.call(r, "MPI_Win_fence", 240000, 240010, "v.c", 95), CollOp::Barrier);
+  b.get(b.call(0, "MPI_Get", 240100, 240110, "v.c", 96), 2, 8);
+  for (int r = 0; r < kVariedRanks; ++r)
+    b.collective(b.call(r, "MPI_Win_fence", 241000 + (r == 3 ? 500 : 0), 242000, "v.c", 97),
+                 CollOp::Barrier);
   return b.finish();
 }
 
