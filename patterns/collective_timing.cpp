@@ -12,18 +12,6 @@ bool region_is(const Trace& trace, const Location& l, std::uint32_t call, std::s
   return trace.regions[l.call_region[call]].name == name;
 }
 
-// The upc_notify that started the split-phase barrier a upc_wait completes: the thread's last
-// upc_notify before it, or kNone (no upc_wait, or another upc_wait came first).
-std::uint32_t split_phase_notify(const Trace& trace, std::uint32_t loc, std::uint32_t wait) {
-  const Location& l = trace.locations[loc];
-  if (!region_is(trace, l, wait, "upc_wait")) return kNone;
-  for (std::uint32_t call = wait; call-- > 0;) {
-    if (region_is(trace, l, call, "upc_notify")) return call;
-    if (region_is(trace, l, call, "upc_wait")) return kNone;
-  }
-  return kNone;
-}
-
 // Fills `out` with the members of a complete instance; false when one's calls are missing.
 bool collect_members(const Trace& trace, const Matching& matching,
                      const CollectiveInstance& instance, std::vector<CollectiveMember>& out) {
@@ -70,6 +58,16 @@ void visit_instances(const RuleContext& context, CollFamily family, Keep keep, V
 }
 
 }  // namespace
+
+std::uint32_t split_phase_notify(const Trace& trace, std::uint32_t loc, std::uint32_t wait) {
+  const Location& l = trace.locations[loc];
+  if (!region_is(trace, l, wait, "upc_wait")) return kNone;
+  for (std::uint32_t call = wait; call-- > 0;) {
+    if (region_is(trace, l, call, "upc_notify")) return call;
+    if (region_is(trace, l, call, "upc_wait")) return kNone;
+  }
+  return kNone;
+}
 
 void for_each_collective(const RuleContext& context, CollFamily family,
                          const std::function<void(const CollectiveInstance&,

@@ -30,6 +30,11 @@ struct CollectiveMember {
   Peer peer() const { return {world_rank, thread}; }
 };
 
+// The upc_notify that started the split-phase barrier a upc_wait completes: the thread's last
+// upc_notify before it, or kNone (no upc_wait, or another upc_wait came first). A call without
+// records of its own: the member's join.
+std::uint32_t split_phase_notify(const Trace& trace, std::uint32_t loc, std::uint32_t wait);
+
 // Whether a member waits on entry for the members whose data it needs, as its family says
 // (late_broadcast, early_reduce, early_scan, wait_at_nxn): MPI and OpenSHMEM collectives, and
 // UPC collectives with UPC_IN_MYSYNC. With UPC_IN_ALLSYNC the wait is upc_sync_on_entry's;

@@ -68,8 +68,7 @@ bool can_divide(const collwrap::CommandLine& cl, const collwrap::AnalysisSetting
 
 // Reads, matches and analyzes the archive: alone, or with the processes of the MPI job, of
 // which only process 0 goes on past reading (nullopt on the others). A job divides the
-// analysis when it can; when the archive needs the whole trace after all (UPC split-phase
-// barriers), it reads the archive again and analyzes it on process 0.
+// analysis when it can.
 std::optional<collwrap::ArchiveAnalysis> analyze(const collwrap::CommandLine& cl) {
   const collwrap::AnalysisSettings settings{cl.rules, cl.patterns, 3, cl.causes, cl.threads};
   const collwrap::ArchiveOptions options{.clock_repair = cl.clock_repair,
@@ -77,14 +76,11 @@ std::optional<collwrap::ArchiveAnalysis> analyze(const collwrap::CommandLine& cl
   if (!job) return collwrap::analyze_archive(cl.trace_path, settings, options, &*progress);
   progress->phase("reading");
   if (can_divide(cl, settings)) {
-    collwrap::DividedAnalysis divided = collwrap::analyze_in_job(
+    std::optional<collwrap::AnalysisResult> result = collwrap::analyze_in_job(
         *job, cl.trace_path, settings, cl.clock_repair, collwrap::reading_progress(&*progress),
         [](std::string_view name) { progress->phase(name); });
-    if (divided.needs_whole_trace.empty()) {
-      if (!divided.result) return std::nullopt;
-      return collwrap::ArchiveAnalysis{{}, {}, std::move(*divided.result)};
-    }
-    progress->phase("reading the whole trace: " + divided.needs_whole_trace);
+    if (!result) return std::nullopt;
+    return collwrap::ArchiveAnalysis{{}, {}, std::move(*result)};
   }
   std::optional<collwrap::Trace> trace = collwrap::read_trace_in_job(
       *job, cl.trace_path, {cl.threads}, collwrap::reading_progress(&*progress));

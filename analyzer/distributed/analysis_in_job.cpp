@@ -23,26 +23,6 @@
 namespace collwrap {
 namespace {
 
-// Whether the archive has what ghosts do not carry: UPC split-phase barriers, whose members
-// joined at the upc_notify before their upc_wait (collective_timing.h), a call without
-// records. Asked of every process, about its share. (The tracer defines every function it can
-// record, so the definitions alone do not tell.)
-bool has_split_phase_barriers(const Trace& share) {
-  std::vector<std::uint32_t> notify;  // the regions named upc_notify
-  for (std::uint32_t r = 0; r < share.regions.size(); ++r)
-    if (share.regions[r].name == "upc_notify") notify.push_back(r);
-  const auto is_notify = [&](std::uint32_t region) {
-    return std::find(notify.begin(), notify.end(), region) != notify.end();
-  };
-  bool found = false;
-  for (const Location& l : share.locations)
-    found = found ||
-            (!notify.empty() && std::any_of(l.call_region.begin(), l.call_region.end(), is_notify));
-  int any = found;
-  MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
-  return any != 0;
-}
-
 // The clock repair, when the job's matching found clock-condition violations: each process
 // repairs its locations, its ghosts take their holders' times (clock_repair_in_job.h). As the
 // analyzer alone does, the violations left become the matching's count: process 0's.
@@ -179,21 +159,17 @@ bool can_divide(const AnalysisSettings& settings) {
   return true;
 }
 
-DividedAnalysis analyze_in_job(const MpiJob& job, const std::string& path,
-                               const AnalysisSettings& settings, bool clock_repair,
-                               const ReadProgress& progress,
-                               const std::function<void(std::string_view)>& phase) {
+std::optional<AnalysisResult> analyze_in_job(const MpiJob& job, const std::string& path,
+                                             const AnalysisSettings& settings, bool clock_repair,
+                                             const ReadProgress& progress,
+                                             const std::function<void(std::string_view)>& phase) {
   if (!can_divide(settings))
     throw std::invalid_argument(
         "the settings ask for rules or a root-cause analysis that need the whole trace");
   LocationsRead read = read_share_in_job(job, path, {settings.threads}, progress);
   const unsigned threads = settings.threads;
-  DividedAnalysis out;
+  std::optional<AnalysisResult> out;
   try {
-    if (has_split_phase_barriers(read.trace)) {
-      out.needs_whole_trace = "the archive has split-phase barriers";
-      return out;
-    }
     phase("matching");
     // What reading said, of this process's locations and of the archive, for process 0.
     const LocationRange share = read.shares.at(job.rank());
@@ -217,7 +193,7 @@ DividedAnalysis analyze_in_job(const MpiJob& job, const std::string& path,
     held.reports = std::move(reports);
     held.archive_messages = std::move(archive_messages);
     std::vector<std::vector<char>> all = gather_bytes(held_result_bytes(held));
-    if (!job.leads()) return out;
+    if (!job.leads()) return std::nullopt;
     // Of the locations, only what the definitions say stays: the events are analyzed.
     for (Location& l : part.trace.locations) l = l.definition_only();
     std::vector<HeldResult> parts;
@@ -225,7 +201,7 @@ DividedAnalysis analyze_in_job(const MpiJob& job, const std::string& path,
       parts.push_back(read_held_result(bytes));
       std::vector<char>().swap(bytes);
     }
-    out.result = merge_held(part.trace, std::move(parts), read.timer_resolution, settings);
+    out = merge_held(part.trace, std::move(parts), read.timer_resolution, settings);
   } catch (const std::exception& e) {
     end_job_after(job, "analyze its share of the locations with the others", e);
   }

@@ -25,20 +25,13 @@ namespace collwrap {
 // runs_divided, no root causes.
 bool can_divide(const AnalysisSettings& settings);
 
-struct DividedAnalysis {
-  // Why the archive needs the whole trace, so that nothing was analyzed (on every process
-  // alike): it has UPC split-phase barriers. Empty when it was analyzed.
-  std::string needs_whole_trace;
-  std::optional<AnalysisResult> result;  // process 0's, otherwise unset
-};
-
-// `phase` is told of each phase after reading, as the analyzer alone's progress is: matching,
-// clock repair (with `clock_repair`), patterns. Failures while reading end every process alike
-// (read_share_in_job: exceptions thrown on every process); failures after it end the job
-// (end_job_after). std::invalid_argument unless can_divide(settings).
-DividedAnalysis analyze_in_job(const MpiJob& job, const std::string& path,
-                               const AnalysisSettings& settings, bool clock_repair,
-                               const ReadProgress& progress,
-                               const std::function<void(std::string_view)>& phase);
+// Process 0's result; nullopt on the others. `phase` is told of each phase after reading, as the
+// analyzer alone's progress is: matching, clock repair (with `clock_repair`), patterns. Failures
+// while reading end every process alike (read_share_in_job: exceptions thrown on every process);
+// failures after it end the job (end_job_after). std::invalid_argument unless can_divide(settings).
+std::optional<AnalysisResult> analyze_in_job(const MpiJob& job, const std::string& path,
+                                             const AnalysisSettings& settings, bool clock_repair,
+                                             const ReadProgress& progress,
+                                             const std::function<void(std::string_view)>& phase);
 
 }  // namespace collwrap

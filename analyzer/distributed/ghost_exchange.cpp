@@ -104,11 +104,11 @@ void exchange_ghosts(PartialTrace& part, const Matching& links, const ProcessMap
   const unsigned processes = map.processes();
   const std::size_t first = part.held.first;
   const std::size_t end = std::min(part.held.end, trace.locations.size());
-  // Which ops of each held location each process needs: 4 bytes per op sent.
+  // What each process needs of each held location: 4 bytes per op or call sent.
   const std::size_t held = end > first ? end - first : 0;
-  std::vector<std::vector<std::vector<std::uint32_t>>> selected(held);
+  std::vector<std::vector<GhostSelection>> selected(held);
   parallel_for(held, threads, [&](std::size_t i) {
-    selected[i] = select_ghost_ops(trace, links, static_cast<std::uint32_t>(first + i), map);
+    selected[i] = select_ghosts(trace, links, static_cast<std::uint32_t>(first + i), map);
   });
 
   for (unsigned round = 1; round < processes; ++round) {
@@ -116,15 +116,15 @@ void exchange_ghosts(PartialTrace& part, const Matching& links, const ProcessMap
     const unsigned from = (self + processes - round) % processes;
     std::vector<ReceivedGhost> copies(held);
     parallel_for(held, threads, [&](std::size_t i) {
-      std::vector<std::uint32_t>& ops = selected[i][to];
-      if (ops.empty()) return;
+      GhostSelection& needs = selected[i][to];
+      if (needs.empty()) return;
       copies[i] = {static_cast<std::uint32_t>(first + i),
-                   extract_ghost(trace.locations[first + i], ops)};
-      std::vector<std::uint32_t>().swap(ops);
+                   extract_ghost(trace.locations[first + i], needs.ops, needs.calls)};
+      needs = {};
     });
     std::vector<ReceivedGhost> outgoing;
     for (std::size_t i = 0; i < held; ++i)
-      if (!copies[i].ghost.origin_op.empty()) outgoing.push_back(std::move(copies[i]));
+      if (!copies[i].ghost.origin_call.empty()) outgoing.push_back(std::move(copies[i]));
     copies.clear();
     Round messages;
     const std::vector<std::uint64_t> header = header_of(outgoing);

@@ -4,28 +4,36 @@
 
 namespace collwrap {
 
-GhostLocation extract_ghost(const Location& original, std::span<const std::uint32_t> ops) {
+GhostLocation extract_ghost(const Location& original, std::span<const std::uint32_t> ops,
+                            std::span<const std::uint32_t> calls) {
   GhostLocation g;
   Location& e = g.events;
   e = original.definition_only();
   const bool requests = !original.op_request.empty();
   // Room once, not by doubling: at most a call per op. The ghost only lives until it is sent.
-  for_each_call_column(e, [&](auto& column) { column.reserve(ops.size() + 1); });
+  for_each_call_column(e, [&](auto& column) { column.reserve(ops.size() + calls.size() + 1); });
   for_each_dense_op_column(e, [&](auto& column) { column.reserve(ops.size()); });
-  g.origin_call.reserve(ops.size());
+  g.origin_call.reserve(ops.size() + calls.size());
   g.origin_op.reserve(ops.size());
+  // A call starts where the previous one's ops end.
+  const auto add_call = [&](std::uint32_t call) {
+    if (!g.origin_call.empty()) e.call_first_op.push_back(static_cast<std::uint32_t>(e.ops()));
+    g.origin_call.push_back(call);
+    e.call_enter.push_back(original.call_enter[call]);
+    e.call_leave.push_back(original.call_leave[call]);
+    e.call_region.push_back(original.call_region[call]);
+    e.call_callsite.push_back(original.call_callsite[call]);
+  };
+  auto next_call = calls.begin();  // the calls without ops, merged in call order
+  const auto add_calls_before = [&](std::uint32_t limit) {
+    for (; next_call != calls.end() && *next_call < limit; ++next_call)
+      if (g.origin_call.empty() || g.origin_call.back() != *next_call) add_call(*next_call);
+  };
   for (const std::uint32_t op : ops) {
-    // Ops are in call order (each call's ops are one range), so a call starts where the
-    // previous op's ends.
+    // Ops are in call order (each call's ops are one range).
     const std::uint32_t call = original.op_call[op];
-    if (g.origin_call.empty() || g.origin_call.back() != call) {
-      if (!g.origin_call.empty()) e.call_first_op.push_back(static_cast<std::uint32_t>(e.ops()));
-      g.origin_call.push_back(call);
-      e.call_enter.push_back(original.call_enter[call]);
-      e.call_leave.push_back(original.call_leave[call]);
-      e.call_region.push_back(original.call_region[call]);
-      e.call_callsite.push_back(original.call_callsite[call]);
-    }
+    add_calls_before(call);
+    if (g.origin_call.empty() || g.origin_call.back() != call) add_call(call);
     const auto ghost_op = static_cast<std::uint32_t>(e.ops());
     g.origin_op.push_back(op);
     e.op_kind.push_back(original.op_kind[op]);
@@ -43,6 +51,7 @@ GhostLocation extract_ghost(const Location& original, std::span<const std::uint3
     if (requests) e.op_request.push_back(original.op_request[op]);
     e.op_bytes_received.append(ghost_op, original.bytes_received(op));
   }
+  add_calls_before(kNone);
   if (!g.origin_call.empty()) e.call_first_op.push_back(static_cast<std::uint32_t>(e.ops()));
   return g;
 }

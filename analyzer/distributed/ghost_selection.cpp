@@ -4,35 +4,43 @@
 #include <map>
 #include <span>
 
+#include "collective_timing.h"
+
 namespace collwrap {
 namespace {
 
-// The ops of one location that another process needs, collected op by op.
+// What another process needs of one location, collected op by op.
 class Selection {
  public:
-  Selection(unsigned processes, unsigned holder) : ops_(processes), holder_(holder) {}
+  Selection(unsigned processes, unsigned holder) : needs_(processes), holder_(holder) {}
 
   // Adds `op`, and `partner` unless kNone, for every process in `to` but the holder.
   void add(std::span<const unsigned> to, std::uint32_t op, std::uint32_t partner = kNone) {
     for (const unsigned p : to) {
       if (p == holder_) continue;
-      ops_[p].push_back(op);
-      if (partner != kNone) ops_[p].push_back(partner);
+      needs_[p].ops.push_back(op);
+      if (partner != kNone) needs_[p].ops.push_back(partner);
     }
+  }
+  // Adds a call without records for every process in `to` but the holder.
+  void add_call(std::span<const unsigned> to, std::uint32_t call) {
+    for (const unsigned p : to)
+      if (p != holder_) needs_[p].calls.push_back(call);
   }
 
   // Requests are completed after their post, so partners come out of order, and a key's two
   // ranks may both be held by one process (added twice): sorted, without repeats.
-  std::vector<std::vector<std::uint32_t>> take() {
-    for (std::vector<std::uint32_t>& ops : ops_) {
-      std::sort(ops.begin(), ops.end());
-      ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
-    }
-    return std::move(ops_);
+  std::vector<GhostSelection> take() {
+    for (GhostSelection& needs : needs_)
+      for (std::vector<std::uint32_t>* list : {&needs.ops, &needs.calls}) {
+        std::sort(list->begin(), list->end());
+        list->erase(std::unique(list->begin(), list->end()), list->end());
+      }
+    return std::move(needs_);
   }
 
  private:
-  std::vector<std::vector<std::uint32_t>> ops_;
+  std::vector<GhostSelection> needs_;
   unsigned holder_;
 };
 
@@ -78,9 +86,8 @@ class OpenEpochs {
 
 }  // namespace
 
-std::vector<std::vector<std::uint32_t>> select_ghost_ops(const Trace& trace, const Matching& links,
-                                                         std::uint32_t location,
-                                                         const ProcessMap& map) {
+std::vector<GhostSelection> select_ghosts(const Trace& trace, const Matching& links,
+                                          std::uint32_t location, const ProcessMap& map) {
   const Location& l = trace.locations[location];
   Selection selection(map.processes(), map.holder(location));
   OpenEpochs epochs(trace, map);
@@ -98,6 +105,10 @@ std::vector<std::vector<std::uint32_t>> select_ghost_ops(const Trace& trace, con
       case OpKind::CollectiveEnd:
       case OpKind::NbcComplete:  // with its post
         selection.add(map.holders_of_comm(l.op_comm[op]), op, partner);
+        if (l.op_kind[op] == OpKind::CollectiveEnd && l.op_call[op] != kNone)
+          if (const std::uint32_t notify = split_phase_notify(trace, location, l.op_call[op]);
+              notify != kNone)
+            selection.add_call(map.holders_of_comm(l.op_comm[op]), notify);
         break;
       case OpKind::RmaPut:
       case OpKind::RmaGet:

@@ -18,6 +18,7 @@
 //   - the records that open and close a general-active-target epoch whose group has a rank it
 //     holds, and the transfers of such an access epoch (rma_late_post, rma_early_wait,
 //     rma_late_complete).
+// And the upc_notify call (without records) of a split-phase barrier's member.
 #pragma once
 
 #include <cstdint>
@@ -28,11 +29,18 @@
 
 namespace collwrap {
 
-// For each process, the ops of `location` (held by map.holder(location)) it needs, ascending;
-// empty for the holder itself and for processes that need none. `links`: the location's
-// request pairs (link_requests; Matching::partner_of).
-std::vector<std::vector<std::uint32_t>> select_ghost_ops(const Trace& trace, const Matching& links,
-                                                         std::uint32_t location,
-                                                         const ProcessMap& map);
+// What one process needs of a location: ops (each with its call), and calls without records
+// of their own (the upc_notify of a split-phase barrier's member), both ascending.
+struct GhostSelection {
+  std::vector<std::uint32_t> ops;
+  std::vector<std::uint32_t> calls;
+  bool empty() const { return ops.empty() && calls.empty(); }
+};
+
+// For each process, what it needs of `location` (held by map.holder(location)); empty for the
+// holder itself and for processes that need nothing. `links`: the location's request pairs
+// (link_requests; Matching::partner_of).
+std::vector<GhostSelection> select_ghosts(const Trace& trace, const Matching& links,
+                                          std::uint32_t location, const ProcessMap& map);
 
 }  // namespace collwrap

@@ -1,8 +1,8 @@
 // mpirun -np K analysis_in_job_check ARCHIVE [--min-wait-ns N] [--measure]
 //
 // The processes of the job analyze the archive divided, each its share with the ghosts of the
-// others' (analyze_in_job, the rules that read only the partners of a location's messages and
-// collectives, without clock repair); process 0 then analyzes it alone and compares the
+// others' (analyze_in_job, every rule that runs divided, without clock repair); process 0 then
+// analyzes it alone and compares the
 // findings, one by one and field by field, and the matching's figures. (The other parts of the
 // result are compared through the analyzer command's JSON report by job_analysis_test.py.)
 // Exit status 0 when they are equal, 1 when not (the first difference is printed), 2 on a
@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
   if (!job) return measure_alone(archive, settings);
   try {
     const auto start = std::chrono::steady_clock::now();
-    const collwrap::DividedAnalysis divided =
+    const std::optional<collwrap::AnalysisResult> divided =
         collwrap::analyze_in_job(*job, archive, settings, false, {}, [](std::string_view) {});
     if (measure) {
       const double wall = seconds_since(start);
@@ -132,14 +132,14 @@ int main(int argc, char** argv) {
       std::vector<double> peaks(job->size());
       MPI_Gather(&peak, 1, MPI_DOUBLE, peaks.data(), 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
       if (!job->leads()) return 0;
-      std::cout << job->size() << " processes: " << divided.result->findings.size() << " findings, "
+      std::cout << job->size() << " processes: " << divided->findings.size() << " findings, "
                 << wall << " s, peak";
       for (const double p : peaks) std::cout << ' ' << p;
       std::cout << " MiB\n";
       return 0;
     }
     if (!job->leads()) return 0;
-    return compare(*divided.result, analyze_alone(archive, settings), job->size());
+    return compare(*divided, analyze_alone(archive, settings), job->size());
   } catch (const std::exception& e) {
     std::cout << "FAIL: process " << job->rank() << ": " << e.what() << '\n';
     return 1;

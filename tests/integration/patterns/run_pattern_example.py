@@ -14,10 +14,10 @@ rank=R1,R2 [thread=T]" says that those ranks (that thread of them) have no signi
 those patterns there, and "@not-peer P rank=R1,R2" that no finding of theirs there names rank P
 as a peer. "@root-cause rank=R thread=T" says that the report's root causes include the
 compute segment of that rank and thread that ends at this line. "@np N" anywhere in the source
-runs the example with N ranks. "@job divided" (or "@job gathered") anywhere in the source also
+runs the example with N ranks. "@job divided" anywhere in the source also
 analyzes the trace with --patterns all --no-causes alone and as a job of two analyzer processes
-(with --mpirun): the reports must be equal field by field, and the job must have divided the
-trace among its processes (or have read the whole trace). An example
+(with --mpirun), which divides the trace among its processes: the reports must be equal
+field by field. An example
 whose source says "@expect none" must have no significant finding at all, except at lines
 marked "@startup": the barrier that lines the ranks up after MPI_Init absorbs the spread of
 their MPI_Init exits (the tracer synchronizes clocks there), which is real waiting but not the
@@ -48,7 +48,7 @@ EXPECT = re.compile(r"@expect\s+(\w+)([^*@]*)")
 ABSENT = re.compile(r"@absent\s+([\w,]+)\s+rank=([\d,]+)(?:\s+thread=(\d+))?")
 NOT_PEER = re.compile(r"@not-peer\s+(\d+)\s+rank=([\d,]+)")
 RANKS = re.compile(r"@np\s+(\d+)")
-JOB = re.compile(r"@job\s+(divided|gathered)")
+JOB = re.compile(r"@job\s+divided")
 ROOT_CAUSE = re.compile(r"@root-cause\s+rank=(\d+)\s+thread=(\d+)")
 
 
@@ -70,8 +70,8 @@ def expectations(source):
 
 
 def job_failures(args, trace_dir, workdir, source):
-    """The "@job" check: a job of two analyzer processes gives the report of the analyzer alone,
-    dividing the trace or reading it whole as the source says."""
+    """The "@job divided" check: a job of two analyzer processes gives the report of the
+    analyzer alone, dividing the trace."""
     with open(source, encoding="utf-8") as f:
         m = JOB.search(f.read())
     if not m:
@@ -85,18 +85,15 @@ def job_failures(args, trace_dir, workdir, source):
     for name, command in (("alone", [args.analyzer]),
                           ("job", [args.mpirun, "-np", "2", "--oversubscribe", args.analyzer])):
         path = os.path.join(workdir, f"{name}.json")
-        run = subprocess.run(command + [trace_dir, *options, "--timings", "--json", path],
+        run = subprocess.run(command + [trace_dir, *options, "--json", path],
                              env=env, capture_output=True, text=True, timeout=args.timeout)
         if run.returncode != 0:
             return [f"{' '.join(command)} exited {run.returncode}: {run.stderr}"]
         with open(path, encoding="utf-8") as f:
             reports.append(json.load(f))
     failures = [f"the job's report differs: {d}" for d in differences(*reports)][:10]
-    whole = "reading the whole trace" in run.stderr
-    if whole != (m.group(1) == "gathered"):
-        failures.append(f"the job was to analyze the trace {m.group(1)}, it said:\n{run.stderr}")
     if not failures:
-        print(f"ok: a job of two processes gives the same report, analyzing {m.group(1)} "
+        print(f"ok: a job of two processes gives the same report, analyzing divided "
               f"({len(reports[0]['findings'])} findings)")
     return failures
 

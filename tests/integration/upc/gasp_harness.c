@@ -23,8 +23,8 @@
  * The gasp_* functions are weak references: without libcollwrap.so preloaded the harness runs
  * untraced and prints the same lines.
  *
- * Two analyzer processes give the report of the analyzer alone, reading the whole trace for
- * its split-phase barriers (@job gathered).
+ * Two analyzer processes give the report of the analyzer alone, each holding its share of the
+ * trace (@job divided).
  *
  *   mpirun -np 4 -x LD_PRELOAD=libcollwrap.so ./gasp_harness
  */

@@ -131,6 +131,13 @@ Trace varied_trace() {
   for (int i = 0; i < 120; ++i)
     b.put(b.call(1, "shmem_putmem", 180000 + 100 * i, 180050 + 100 * i, "v.c", 92), 2, 8);
   b.put(b.call(1, "shmem_putmem", 200000, 230000, "v.c", 93), 2, 1 << 20);
+  // A UPC split-phase barrier: rank 3 notifies last, rank 1 enters upc_wait last; the others
+  // wait from their upc_wait for rank 3's notify (wait_at_barrier joins at the upc_notify).
+  for (int r = 0; r < kVariedRanks; ++r) {
+    b.call(r, "upc_notify", r == 3 ? 235300 : 235000, (r == 3 ? 235300 : 235000) + 1, "v.c", 98);
+    const TimeNs wait = r == 1 ? 235500 : r == 3 ? 235350 : 235200;
+    b.collective(b.call(r, "upc_wait", wait, 235600, "v.c", 99), CollOp::Barrier);
+  }
   // A fence epoch of an MPI window over the world in which rank 0 gets from rank 2: both stay
   // in the closing fence after rank 3 entered it (rma_early_fence), rank 2 for rank 0's get.
   b.role("MPI_Win_fence", RegionRole::Rma);
@@ -196,8 +203,9 @@ PartialTrace partial_trace(const Trace& whole, const std::vector<LocationRange>&
   // this one needs.
   for (std::uint32_t l = 0; l < whole.locations.size(); ++l) {
     if (part.holds(l)) continue;
-    const std::vector<std::uint32_t> ops = select_ghost_ops(whole, links, l, map).at(self);
-    if (!ops.empty()) part.install({l, extract_ghost(whole.locations[l], ops)});
+    const GhostSelection needs = select_ghosts(whole, links, l, map).at(self);
+    if (!needs.empty())
+      part.install({l, extract_ghost(whole.locations[l], needs.ops, needs.calls)});
   }
   return part;
 }
