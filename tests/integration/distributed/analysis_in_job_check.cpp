@@ -2,9 +2,9 @@
 //
 // The processes of the job analyze the archive divided, each its share with the ghosts of the
 // others' (analyze_in_job, every rule that runs divided, without clock repair); process 0 then
-// analyzes it alone and compares the
-// findings, one by one and field by field, and the matching's figures. (The other parts of the
-// result are compared through the analyzer command's JSON report by job_analysis_test.py.)
+// analyzes it alone and compares the findings, one by one and field by field, and the
+// matching's figures. (The other parts of the result are compared through the analyzer
+// command's JSON report by job_analysis_test.py.)
 // Exit status 0 when they are equal, 1 when not (the first difference is printed), 2 on a
 // usage error.
 //

@@ -120,12 +120,7 @@ TEST(DividedClockRepair, EveryProcessRepairsItsLocationsAndGhostsAsTheWholeTrace
     SCOPED_TRACE(std::to_string(processes) + " processes");
     const std::vector<LocationRange> shares =
         split_locations(events_per_location(whole), processes);
-    std::vector<PartialTrace> parts;
-    std::vector<Matching> matchings;
-    for (unsigned self = 0; self < processes; ++self) {
-      parts.push_back(partial_trace(whole, shares, self));
-      matchings.push_back(match_trace(parts.back().trace, 1, parts.back().held));
-    }
+    auto [parts, matchings] = divide(whole, shares);
     ThreadJob job(parts);
     std::vector<ClockRepairReport> reports(processes);
     std::vector<std::thread> threads;

@@ -30,12 +30,7 @@ void expect_divided_findings_as_whole(const Trace& whole, const std::vector<Loca
   const FindingSettings settings{options, rules_that_run_divided(), 3};
   const Findings serial = find_findings(whole, match_trace(whole, 1), settings, 1);
   ASSERT_FALSE(serial.findings.empty());
-  std::vector<PartialTrace> parts;
-  std::vector<Matching> matchings;
-  for (unsigned self = 0; self < shares.size(); ++self) {
-    parts.push_back(partial_trace(whole, shares, self));
-    matchings.push_back(match_trace(parts.back().trace, 1, parts.back().held));
-  }
+  const auto [parts, matchings] = divide(whole, shares);
   const TrafficTotals totals = divided_totals(parts, matchings, options);
   std::vector<Findings> found;
   for (unsigned self = 0; self < shares.size(); ++self) {

@@ -210,6 +210,15 @@ PartialTrace partial_trace(const Trace& whole, const std::vector<LocationRange>&
   return part;
 }
 
+DividedTrace divide(const Trace& whole, const std::vector<LocationRange>& shares) {
+  DividedTrace divided;
+  for (unsigned self = 0; self < shares.size(); ++self) {
+    divided.parts.push_back(partial_trace(whole, shares, self));
+    divided.matchings.push_back(match_trace(divided.parts.back().trace, 1, shares[self]));
+  }
+  return divided;
+}
+
 TrafficTotals divided_totals(const std::vector<PartialTrace>& parts,
                              const std::vector<Matching>& matchings, const RuleOptions& options) {
   TrafficTotals totals;

@@ -41,6 +41,13 @@ std::vector<std::uint64_t> events_per_location(const Trace& trace);
 PartialTrace partial_trace(const Trace& whole, const std::vector<LocationRange>& shares,
                            unsigned self);
 
+// Every process's partial trace and its matching (counting at the process's own locations).
+struct DividedTrace {
+  std::vector<PartialTrace> parts;
+  std::vector<Matching> matchings;
+};
+DividedTrace divide(const Trace& whole, const std::vector<LocationRange>& shares);
+
 // The traffic totals the processes of a job add up, each from its partial trace and matching at
 // its own locations (as analysis_in_job does over MPI).
 TrafficTotals divided_totals(const std::vector<PartialTrace>& parts,

@@ -200,12 +200,7 @@ TEST(PartialTrace, RulesThatRunDividedFindAtHeldLocationsWhatTheyFindOnTheWholeT
     for (unsigned processes = 2; processes <= whole.locations.size(); ++processes) {
       const std::vector<LocationRange> shares =
           split_locations(events_per_location(whole), processes);
-      std::vector<PartialTrace> parts;
-      std::vector<Matching> matchings;
-      for (unsigned self = 0; self < processes; ++self) {
-        parts.push_back(partial_trace(whole, shares, self));
-        matchings.push_back(match_trace(parts.back().trace, 1));
-      }
+      const auto [parts, matchings] = divide(whole, shares);
       const TrafficTotals totals = divided_totals(parts, matchings, options);
       for (std::size_t r = 0; r < rules.size(); ++r) {
         SCOPED_TRACE(std::string(rules[r]->id));
