@@ -28,6 +28,10 @@ AnalysisResult assemble_result(const Trace& trace, ResultParts parts,
   result.grains = std::move(parts.grains);
   result.communication = std::move(parts.communication);
   result.operations = std::move(parts.operations);
+  if (settings.noise)
+    result.noise =
+        predict_noise_waiting(noise_model(*settings.noise, settings.noise_file, trace.world_size),
+                              parts.noise, result.summary);
   return result;
 }
 
@@ -50,6 +54,9 @@ AnalysisResult analyze_trace(const Trace& trace, const Matching& matching,
         break;
       case 1:
         parts.grains = compute_grains(trace);
+        if (settings.noise)
+          parts.noise = grain_noise(
+              trace, noise_model(*settings.noise, settings.noise_file, trace.world_size));
         break;
       case 2:
         parts.communication = communication_matrix(trace, matching);

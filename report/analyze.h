@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis_result.h"
+#include "compute_grains.h"
 #include "findings.h"
 #include "matching.h"
 #include "root_causes.h"
@@ -22,6 +23,10 @@ struct AnalysisSettings {
   // Cores the analysis may use (0: one per core): the rules beside the summaries, then the
   // root-cause analysis's replays. The result does not depend on it.
   unsigned threads = 0;
+  // analyzer --noise FILE: the collection's record and its file, for the noise prediction
+  // (compute_grains.h); null without.
+  const noise::NoiseRecord* noise = nullptr;
+  std::string noise_file = {};
 
   FindingSettings findings() const { return {rules, patterns, top_instances}; }
 };
@@ -36,6 +41,7 @@ struct ResultParts {
   std::vector<GrainDistribution> grains;
   std::vector<CommPair> communication;
   std::vector<OperationStats> operations;
+  std::vector<GrainNoise> noise;  // of every location, with settings.noise
 };
 
 // The result of the parts: the trace's definitions, its reports' warnings and its time span

@@ -80,31 +80,60 @@ double observed_waiting_s(const Summary& summary) {
   return total;
 }
 
-NoisePrediction predict_noise_waiting(const Trace& trace, const Summary& summary,
-                                      const noise::NoiseRecord& noise, const std::string& file) {
-  NoisePrediction p;
+NoiseModel noise_model(const noise::NoiseRecord& noise, const std::string& file,
+                       std::int32_t world_size) {
+  NoiseModel m;
+  NoisePrediction& p = m.figures;
   p.file = file;
   p.noise_ranks = std::uint32_t(noise.ranks.size());
-  p.processes = std::uint32_t(std::max(trace.world_size, 1));
+  p.processes = std::uint32_t(std::max(world_size, 1));
   p.metric_processes = std::min(p.processes, p.noise_ranks);
   const std::vector<noise::RankBursts> bursts = noise.bursts(p.metric_processes);
   const std::vector<double> edges =
       noise::band_edges(noise.threshold_s, noise::default_upper_edges_s());
-  const std::vector<noise::BandMetrics> bands = noise::all_bands(bursts, noise.duration_s, edges);
+  m.bands = noise::all_bands(bursts, noise.duration_s, edges);
   const noise::BandMetrics all =
       noise::band_metrics(bursts, noise.duration_s, noise.threshold_s, noise::kNoUpperBound);
   p.noise_coverage = all.coverage;
   p.noise_synchronicity = all.synchronicity;
-  for (const Location& l : trace.locations)
-    for (double grain : grain_lengths(l)) {
-      ++p.grains;
-      p.compute_s += grain;
-      p.delay_s += noise::expected_grain_delay(bands, grain);
-      p.wait_s += noise::expected_grain_wait(bands, grain);
+  return m;
+}
+
+std::vector<GrainNoise> grain_noise(const Trace& trace, const NoiseModel& model,
+                                    const LocationRange& at) {
+  std::vector<GrainNoise> out;
+  for (std::size_t loc = 0; loc < trace.locations.size(); ++loc) {
+    if (!at.contains(loc)) continue;
+    GrainNoise& g = out.emplace_back();
+    for (double grain : grain_lengths(trace.locations[loc])) {
+      ++g.grains;
+      g.compute_s += grain;
+      g.delay_s += noise::expected_grain_delay(model.bands, grain);
+      g.wait_s += noise::expected_grain_wait(model.bands, grain);
     }
+  }
+  return out;
+}
+
+NoisePrediction predict_noise_waiting(const NoiseModel& model,
+                                      std::span<const GrainNoise> locations,
+                                      const Summary& summary) {
+  NoisePrediction p = model.figures;
+  for (const GrainNoise& g : locations) {
+    p.grains += g.grains;
+    p.compute_s += g.compute_s;
+    p.delay_s += g.delay_s;
+    p.wait_s += g.wait_s;
+  }
   p.observed_wait_s = observed_waiting_s(summary);
   if (p.observed_wait_s > 0) p.explained_fraction = p.wait_s / p.observed_wait_s;
   return p;
+}
+
+NoisePrediction predict_noise_waiting(const Trace& trace, const Summary& summary,
+                                      const noise::NoiseRecord& noise, const std::string& file) {
+  const NoiseModel model = noise_model(noise, file, trace.world_size);
+  return predict_noise_waiting(model, grain_noise(trace, model), summary);
 }
 
 }  // namespace collwrap

@@ -50,6 +50,31 @@ std::vector<GrainDistribution> compute_grains(const Trace& trace, const Location
 // The waiting of the patterns, counting each wait once (see above).
 double observed_waiting_s(const Summary& summary);
 
+// The noise file's figures the prediction reads, for a trace of `world_size` processes.
+struct NoiseModel {
+  NoisePrediction figures;  // the noise file's and the trace's processes, nothing else yet
+  std::vector<noise::BandMetrics> bands;
+};
+NoiseModel noise_model(const noise::NoiseRecord& noise, const std::string& file,
+                       std::int32_t world_size);
+
+// One location's grains under the model, summed in order.
+struct GrainNoise {
+  std::uint64_t grains = 0;
+  double compute_s = 0;
+  double delay_s = 0;
+  double wait_s = 0;
+};
+// One entry per location of `at`, in order (processes that divide a trace each give theirs).
+std::vector<GrainNoise> grain_noise(const Trace& trace, const NoiseModel& model,
+                                    const LocationRange& at = {});
+
+// The prediction from every location's grains, added location by location, so that the sum
+// is the same however the locations were divided.
+NoisePrediction predict_noise_waiting(const NoiseModel& model,
+                                      std::span<const GrainNoise> locations,
+                                      const Summary& summary);
+// Both steps over the whole trace.
 NoisePrediction predict_noise_waiting(const Trace& trace, const Summary& summary,
                                       const noise::NoiseRecord& noise, const std::string& file);
 

@@ -61,16 +61,18 @@ bool reports_need_trace(const collwrap::CommandLine& cl) {
 
 // Whether the processes of the job can analyze the archive divided, each holding only its
 // share (analysis_in_job.h): the rules asked for read no more than what shares exchange, no
-// root causes, and no report that needs the trace itself (timeline, HTML, --noise).
+// root causes, and no report that needs the trace itself (timeline, HTML).
 bool can_divide(const collwrap::CommandLine& cl, const collwrap::AnalysisSettings& settings) {
-  return collwrap::can_divide(settings) && !reports_need_trace(cl) && !cl.noise_path;
+  return collwrap::can_divide(settings) && !reports_need_trace(cl);
 }
 
 // Reads, matches and analyzes the archive: alone, or with the processes of the MPI job, of
 // which only process 0 goes on past reading (nullopt on the others). A job divides the
 // analysis when it can.
-std::optional<collwrap::ArchiveAnalysis> analyze(const collwrap::CommandLine& cl) {
-  const collwrap::AnalysisSettings settings{cl.rules, cl.patterns, 3, cl.causes, cl.threads};
+std::optional<collwrap::ArchiveAnalysis> analyze(const collwrap::CommandLine& cl,
+                                                 const collwrap::noise::NoiseRecord* noise) {
+  const collwrap::AnalysisSettings settings{
+      cl.rules, cl.patterns, 3, cl.causes, cl.threads, noise, cl.noise_path.value_or("")};
   const collwrap::ArchiveOptions options{.clock_repair = cl.clock_repair,
                                          .keep_trace = reports_need_trace(cl)};
   if (!job) return collwrap::analyze_archive(cl.trace_path, settings, options, &*progress);
@@ -131,7 +133,7 @@ int run(const collwrap::CommandLine& cl) {
   if (progress->enabled()) ticker.emplace(*progress, std::chrono::milliseconds(200));
   std::optional<collwrap::ArchiveAnalysis> analysis;
   try {
-    analysis = analyze(cl);
+    analysis = analyze(cl, noise ? &*noise : nullptr);
   } catch (const collwrap::TraceUsageError& e) {  // its message says what to give instead
     return fail(kExitUsage, e.what());
   } catch (const collwrap::TraceReadError& e) {
@@ -142,8 +144,6 @@ int run(const collwrap::CommandLine& cl) {
   const collwrap::Trace& trace = analysis->trace;
   const collwrap::Matching& matching = analysis->matching;
   collwrap::AnalysisResult& result = analysis->result;
-  if (noise)
-    result.noise = collwrap::predict_noise_waiting(trace, result.summary, *noise, *cl.noise_path);
 
   progress->phase("writing reports");
   collwrap::TimelineCounts timeline;

@@ -117,6 +117,10 @@ HeldResult analyze_held(const PartialTrace& part, const Matching& matching,
   held.times = location_times(part.trace, part.held);
   held.operations = tally_operations(part.trace, part.held);
   held.grains = compute_grains(part.trace, part.held);
+  if (settings.noise)
+    held.noise = grain_noise(
+        part.trace, noise_model(*settings.noise, settings.noise_file, part.trace.world_size),
+        part.held);
   held.transfers = collect_transfers(part.trace, matching, part.held);
   return held;
 }
@@ -138,6 +142,7 @@ AnalysisResult merge_held(Trace& trace, std::vector<HeldResult> parts,
     merged.times.insert(merged.times.end(), part.times.begin(), part.times.end());
     merge_tallies(operations, part.operations);
     std::move(part.grains.begin(), part.grains.end(), std::back_inserter(merged.grains));
+    merged.noise.insert(merged.noise.end(), part.noise.begin(), part.noise.end());
     merge_transfers(transfers, std::move(part.transfers));
     std::move(part.reports.begin(), part.reports.end(), std::back_inserter(reports));
     trace.warnings.messages.insert(trace.warnings.messages.end(), part.archive_messages.begin(),

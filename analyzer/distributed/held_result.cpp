@@ -201,6 +201,7 @@ void held_fields(Io& io, HeldT& held) {
   io.map(held.operations.groups, [&io](auto& tally) { io.value(tally); });
   io.count(held.grains);
   for (auto& g : held.grains) grain_fields(io, g);
+  io.vector(held.noise);
   io.map(held.transfers, [&io](auto& times) {
     io.value(times.bytes);
     io.vector(times.transfer_s);

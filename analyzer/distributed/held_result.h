@@ -22,6 +22,7 @@ struct HeldResult {
   OperationTallies operations;
   std::vector<GrainDistribution> grains;  // of its locations, in order
   PairTransfers transfers;
+  std::vector<GrainNoise> noise;              // of its locations, in order, with --noise
   std::vector<LocationReport> reports;        // of its locations, in order
   std::vector<std::string> archive_messages;  // what reading the archive said, beside them
 };

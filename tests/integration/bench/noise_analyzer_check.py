@@ -1,7 +1,8 @@
 """Integration check of `analyzer --noise`: the wait_at_barrier example is traced on 4 ranks,
 noise is collected for a second on 2 ranks, and the analyzer's JSON report (valid against the
-schema) holds every rank's compute grains and a noise prediction consistent with them; a file
-that is not a noise file is a usage error.
+schema) holds every rank's compute grains and a noise prediction consistent with them; a job of
+two analyzer processes that divide the trace (--patterns all --no-causes) gives the same
+report; a file that is not a noise file is a usage error.
 
     noise_analyzer_check.py EXAMPLE --mpirun M --preload LIB --analyzer A --bench B
         --schema-dir D --pattern-tests DIR
@@ -27,6 +28,10 @@ ARGS.np, ARGS.timeout = 4, 120
 sys.path[:0] = [ARGS.pattern_tests, ARGS.schema_dir]
 import run_pattern_example  # noqa: E402  (trace(): mpirun with libcollwrap.so)
 import validate_report  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "perf",
+                                "analyzer"))
+from compare_reports import differences  # noqa: E402
 
 
 def check_grains(report):
@@ -60,6 +65,24 @@ def check_noise(report, grains):
                         rel_tol=1e-9), "explained fraction = wait / observed")
 
 
+def check_divided_job(trace, noise, workdir):
+    """The noise prediction of a job whose processes divide the trace: the analyzer's alone."""
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    options = ["--noise", noise, "--patterns", "all", "--no-causes", "-q"]
+    reports = []
+    for name, launch in (("alone", []), ("job", [ARGS.mpirun, "-np", "2", "--oversubscribe"])):
+        path = os.path.join(workdir, f"{name}.json")
+        run = subprocess.run(launch + [ARGS.analyzer, trace, *options, "--json", path], env=env,
+                             capture_output=True, text=True, timeout=ARGS.timeout)
+        expect(run.returncode == 0, f"{name} --noise exits with 0, not {run.returncode}: "
+                                    f"{run.stderr}")
+        with open(path, encoding="utf-8") as f:
+            reports.append(json.load(f))
+    expect("noise" in reports[1], "the job's report has the noise prediction")
+    found = list(differences(*reports))
+    expect(not found, "a divided job's report equals the analyzer's alone: " + "; ".join(found[:5]))
+
+
 def main():
     workdir = tempfile.mkdtemp(prefix="collwrap-noise-analyzer-")
     trace = run_pattern_example.trace(ARGS, workdir)
@@ -79,6 +102,7 @@ def main():
     violations = validate_report.violations(report, validate_report.load_schema())
     expect(not violations, "the report follows the schema: " + "; ".join(violations))
     check_noise(report, check_grains(report))
+    check_divided_job(trace, noise, workdir)
 
     plain = subprocess.run([ARGS.analyzer, trace, "--quiet", "--json", "-"], capture_output=True,
                            text=True, timeout=ARGS.timeout)
