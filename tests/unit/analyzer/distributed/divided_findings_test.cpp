@@ -13,6 +13,7 @@
 #include "divided_trace.h"
 #include "findings.h"
 #include "held_result.h"
+#include "traffic_totals_bytes.h"
 
 namespace collwrap {
 namespace {
@@ -192,6 +193,25 @@ TEST(DividedFindings, TravelAsBytesWithEveryPartOfTheResult) {
   EXPECT_EQ(read_location_report(report).events, 9u);
   EXPECT_THROW(read_location_report(std::span(report).first(report.size() - 2)),
                std::runtime_error);
+}
+
+TEST(DividedTrafficTotals, TravelAsBytes) {
+  const Trace whole = star_trace();
+  const Matching matching = match_trace(whole, 1);
+  const RuleOptions options = every_instance();
+  const TrafficTotals totals = traffic_totals({whole, matching, options});
+  ASSERT_EQ(totals.master.master, 0);
+  ASSERT_FALSE(totals.master.results.empty());
+  ASSERT_FALSE(totals.master.waits.empty());
+  ASSERT_FALSE(totals.pairs.at({0, 3}).sites.empty());
+  const std::vector<char> pairs = pair_traffic_bytes(totals.pairs);
+  const std::vector<char> master = master_traffic_bytes(totals.master);
+  EXPECT_TRUE(read_pair_traffic(pairs) == totals.pairs);
+  EXPECT_TRUE(read_master_traffic(master) == totals.master);
+  for (const std::size_t cut : {std::size_t{3}, pairs.size() / 2, pairs.size() - 1})
+    EXPECT_THROW(read_pair_traffic(std::span(pairs).first(cut)), std::runtime_error) << cut;
+  for (const std::size_t cut : {std::size_t{3}, master.size() / 2, master.size() - 1})
+    EXPECT_THROW(read_master_traffic(std::span(master).first(cut)), std::runtime_error) << cut;
 }
 
 }  // namespace
