@@ -1,12 +1,11 @@
 #include "held_result.h"
 
-#include "byte_stream.h"
+#include "byte_fields.h"
 
 namespace collwrap {
 namespace {
 
-// The fields of each part, in one place for both directions: `io` is an Out with const parts
-// or an In with mutable ones (below); each of its calls moves one field.
+// The fields of each part, in one place for both directions (byte_fields.h).
 template <class Io, class SourceLocationT>
 void source_fields(Io& io, SourceLocationT& s) {
   io.text(s.function);
@@ -59,104 +58,6 @@ void finding_fields(Io& io, FindingT& f) {
     peer_fields(io, sample.peers, sample.peer_threads);
   }
 }
-
-class Out {
- public:
-  explicit Out(std::vector<char>& bytes) : w_(bytes) {}
-  template <class T>
-  void value(const T& v) {
-    w_.put(v);
-  }
-  template <class T>
-  void vector(const std::vector<T>& v) {
-    w_.put_vector(v);
-  }
-  void text(const std::string& s) { w_.put_string(s); }
-  template <class Container>
-  void count(const Container& c) {
-    w_.put(std::uint64_t{c.size()});
-  }
-  template <class T>
-  void optional_value(const std::optional<T>& v) {
-    presence(v);
-    if (v) w_.put(*v);
-  }
-  template <class T>
-  void presence(const std::optional<T>& v) {
-    w_.put(std::uint8_t{v.has_value()});
-  }
-  void texts(const std::vector<std::string>& v) {
-    count(v);
-    for (const std::string& s : v) text(s);
-  }
-  // Entries of a map keyed by a pair of trivially copyable values, each value moved by
-  // `fields`.
-  template <class Map, class Fields>
-  void map(const Map& m, Fields fields) {
-    count(m);
-    for (const auto& [key, v] : m) {
-      w_.put(key.first);
-      w_.put(key.second);
-      fields(v);
-    }
-  }
-
- private:
-  ByteWriter w_;
-};
-
-class In {
- public:
-  explicit In(std::span<const char> bytes) : r_(bytes, "the analysis of a share") {}
-  template <class T>
-  void value(T& v) {
-    r_.get(v);
-  }
-  template <class T>
-  void vector(std::vector<T>& v) {
-    r_.get_vector(v);
-  }
-  void text(std::string& s) { r_.get_string(s); }
-  // Sizes a container whose elements follow, each at least a byte: a count beyond the bytes
-  // left is damage, not a huge allocation.
-  template <class Container>
-  void count(Container& c) {
-    std::uint64_t n = 0;
-    r_.get(n);
-    if (n > r_.remaining()) r_.throw_truncated();
-    c.resize(n);
-  }
-  template <class T>
-  void optional_value(std::optional<T>& v) {
-    presence(v);
-    if (v) r_.get(*v);
-  }
-  template <class T>
-  void presence(std::optional<T>& v) {
-    std::uint8_t present = 0;
-    r_.get(present);
-    if (present) v.emplace();
-  }
-  void texts(std::vector<std::string>& v) {
-    count(v);
-    for (std::string& s : v) text(s);
-  }
-  template <class Map, class Fields>
-  void map(Map& m, Fields fields) {
-    std::uint64_t n = 0;
-    r_.get(n);
-    if (n > r_.remaining()) r_.throw_truncated();
-    for (std::uint64_t i = 0; i < n; ++i) {
-      typename Map::key_type key{};
-      r_.get(key.first);
-      r_.get(key.second);
-      fields(m[key]);
-    }
-  }
-
- private:
-  ByteReader r_;
-};
 
 // The other parts, with the same `io`.
 template <class Io, class GrainT>
@@ -211,23 +112,6 @@ void held_fields(Io& io, HeldT& held) {
   io.texts(held.archive_messages);
 }
 
-// A value to bytes and back, its fields named once by `fields(io, value)`.
-template <class T, class Fields>
-std::vector<char> to_bytes(const T& value, Fields fields) {
-  std::vector<char> bytes;
-  Out out(bytes);
-  fields(out, value);
-  return bytes;
-}
-
-template <class T, class Fields>
-T from_bytes(std::span<const char> bytes, Fields fields) {
-  T value;
-  In in(bytes);
-  fields(in, value);
-  return value;
-}
-
 }  // namespace
 
 std::vector<char> held_result_bytes(const HeldResult& held) {
@@ -235,7 +119,8 @@ std::vector<char> held_result_bytes(const HeldResult& held) {
 }
 
 HeldResult read_held_result(std::span<const char> bytes) {
-  return from_bytes<HeldResult>(bytes, [](auto& io, auto& v) { held_fields(io, v); });
+  return from_bytes<HeldResult>(bytes, "the analysis of a share",
+                                [](auto& io, auto& v) { held_fields(io, v); });
 }
 
 std::vector<char> location_report_bytes(const LocationReport& report) {
@@ -243,7 +128,8 @@ std::vector<char> location_report_bytes(const LocationReport& report) {
 }
 
 LocationReport read_location_report(std::span<const char> bytes) {
-  return from_bytes<LocationReport>(bytes, [](auto& io, auto& v) { report_fields(io, v); });
+  return from_bytes<LocationReport>(bytes, "the analysis of a share",
+                                    [](auto& io, auto& v) { report_fields(io, v); });
 }
 
 }  // namespace collwrap
