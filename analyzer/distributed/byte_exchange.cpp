@@ -65,20 +65,32 @@ std::vector<std::vector<char>> gather_bytes(std::vector<char> mine) {
   return all;
 }
 
+void ExchangeRound::pieces(void* data, std::size_t bytes, int peer, bool sending) {
+  auto* p = static_cast<char*>(data);
+  for (std::size_t done = 0; done < bytes; done += kPiece) {
+    const int n = static_cast<int>(std::min(kPiece, bytes - done));
+    MPI_Request& r = requests_.emplace_back();
+    if (sending)
+      MPI_Isend(p + done, n, MPI_BYTE, peer, kTag, MPI_COMM_WORLD, &r);
+    else
+      MPI_Irecv(p + done, n, MPI_BYTE, peer, kTag, MPI_COMM_WORLD, &r);
+  }
+}
+
+void ExchangeRound::wait() {
+  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  requests_.clear();
+}
+
 std::vector<char> swap_bytes(const std::vector<char>& mine, int to, int from) {
   std::uint64_t size = mine.size(), incoming = 0;
   MPI_Sendrecv(&size, 1, MPI_UINT64_T, to, kTag, &incoming, 1, MPI_UINT64_T, from, kTag,
                MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   std::vector<char> theirs(incoming);
-  std::vector<MPI_Request> requests;
-  for (std::size_t done = 0; done < incoming; done += kPiece)
-    MPI_Irecv(theirs.data() + done,
-              static_cast<int>(std::min<std::size_t>(kPiece, incoming - done)), MPI_BYTE, from,
-              kTag, MPI_COMM_WORLD, &requests.emplace_back());
-  for (std::size_t done = 0; done < size; done += kPiece)
-    MPI_Isend(mine.data() + done, static_cast<int>(std::min<std::size_t>(kPiece, size - done)),
-              MPI_BYTE, to, kTag, MPI_COMM_WORLD, &requests.emplace_back());
-  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  ExchangeRound round;
+  round.receive(theirs, from);
+  round.send(mine, to);
+  round.wait();
   return theirs;
 }
 

@@ -2,7 +2,10 @@
 // for MPI's int counts. Only the main thread calls these (MpiJob).
 #pragma once
 
+#include <mpi.h>
+
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 namespace collwrap {
@@ -16,6 +19,28 @@ void receive_pieces(void* data, std::size_t bytes, int from);
 
 // Process 0 gets every process's bytes, by process (its own moved in); the others get nothing.
 std::vector<std::vector<char>> gather_bytes(std::vector<char> mine);
+
+// The messages of one round of an exchange, all started before any is waited for: vectors
+// sized by both ends beforehand, in pieces below MPI's int counts.
+class ExchangeRound {
+ public:
+  template <class T>
+  void send(const std::vector<T>& v, int to) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    pieces(const_cast<T*>(v.data()), v.size() * sizeof(T), to, true);
+  }
+  template <class T>
+  void receive(std::vector<T>& v, int from) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    pieces(v.data(), v.size() * sizeof(T), from, false);
+  }
+  void wait();
+
+ private:
+  void pieces(void* data, std::size_t bytes, int peer, bool sending);
+
+  std::vector<MPI_Request> requests_;
+};
 
 // Sends `mine` to process `to` while receiving what process `from` sends this way: the bytes
 // of one round of an exchange in which every process sends and receives at once.

@@ -1,21 +1,16 @@
 #include "ghost_exchange.h"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
-#include <type_traits>
 #include <vector>
 
+#include "byte_exchange.h"
 #include "ghost_selection.h"
 #include "parallel_for.h"
 
 namespace collwrap {
 namespace {
-
-constexpr int kTag = 7302;
-constexpr std::size_t kPiece = std::size_t{1} << 30;  // bytes per message: fits an int count
 
 // Every column of a ghost, origin indexes included, in the order both ends visit them.
 template <class Ghost, class F>
@@ -25,40 +20,6 @@ void for_each_ghost_column(Ghost& g, F&& f) {
   f(g.origin_call);
   f(g.origin_op);
 }
-
-// The messages of one round, all started before any is waited for.
-class Round {
- public:
-  template <class T>
-  void send(const std::vector<T>& v, int to) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    pieces(const_cast<T*>(v.data()), v.size() * sizeof(T), to, true);
-  }
-  template <class T>
-  void receive(std::vector<T>& v, int from) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    pieces(v.data(), v.size() * sizeof(T), from, false);
-  }
-  void wait() {
-    MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-    requests_.clear();
-  }
-
- private:
-  void pieces(void* data, std::size_t bytes, int peer, bool sending) {
-    auto* p = static_cast<char*>(data);
-    for (std::size_t done = 0; done < bytes; done += kPiece) {
-      const int n = static_cast<int>(std::min(kPiece, bytes - done));
-      MPI_Request& r = requests_.emplace_back();
-      if (sending)
-        MPI_Isend(p + done, n, MPI_BYTE, peer, kTag, MPI_COMM_WORLD, &r);
-      else
-        MPI_Irecv(p + done, n, MPI_BYTE, peer, kTag, MPI_COMM_WORLD, &r);
-    }
-  }
-
-  std::vector<MPI_Request> requests_;
-};
 
 // What a header says of each ghost: its location and identity, then its columns' lengths.
 std::vector<std::uint64_t> header_of(const std::vector<ReceivedGhost>& ghosts) {
@@ -126,7 +87,7 @@ void exchange_ghosts(PartialTrace& part, const Matching& links, const ProcessMap
     for (std::size_t i = 0; i < held; ++i)
       if (!copies[i].ghost.origin_call.empty()) outgoing.push_back(std::move(copies[i]));
     copies.clear();
-    Round messages;
+    ExchangeRound messages;
     const std::vector<std::uint64_t> header = header_of(outgoing);
     const std::vector<std::uint64_t> header_size{header.size()};
     messages.send(header_size, static_cast<int>(to));
