@@ -137,9 +137,7 @@ Findings find_findings(const Trace& trace, const Matching& matching,
   RuleContext context{trace, matching, settings.rules, settings.totals};
   // Made once for all the rules that read them.
   std::optional<TrafficTotals> totals;
-  if (context.totals == nullptr &&
-      std::any_of(settings.patterns.begin(), settings.patterns.end(),
-                  [](const Pattern* p) { return p->reach == RuleReach::Totals; }))
+  if (context.totals == nullptr && reads_totals(settings.patterns))
     context.totals = &totals.emplace(traffic_totals(context));
   parallel_for(rules, threads, [&](std::size_t i) {
     dropped[i] = run_patterns(context, std::span(settings.patterns).subspan(i, 1), aggregators[i],

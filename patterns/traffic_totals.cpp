@@ -117,6 +117,11 @@ TrafficTotals traffic_totals(const RuleContext& context) {
   return totals;
 }
 
+bool reads_totals(std::span<const Pattern* const> patterns) {
+  return std::any_of(patterns.begin(), patterns.end(),
+                     [](const Pattern* p) { return p->reach == RuleReach::Totals; });
+}
+
 const TrafficTotals& totals_for(const RuleContext& context, std::optional<TrafficTotals>& own) {
   return context.totals != nullptr ? *context.totals : own.emplace(traffic_totals(context));
 }

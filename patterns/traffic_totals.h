@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -85,6 +86,9 @@ struct TrafficTotals {
 
 // The whole trace's totals.
 TrafficTotals traffic_totals(const RuleContext& context);
+
+// Whether any of the rules reads them (RuleReach::Totals).
+bool reads_totals(std::span<const Pattern* const> patterns);
 
 // The totals a rule reads: the context's, which find_findings makes once for the rules that
 // read them or the processes of a job that divide the trace add up, or else the whole

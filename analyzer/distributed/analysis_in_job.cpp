@@ -97,18 +97,13 @@ TrafficTotals totals_in_job(const PartialTrace& part, const Matching& matching,
   return totals;
 }
 
-bool reads_totals(const AnalysisSettings& settings) {
-  return std::any_of(settings.patterns.begin(), settings.patterns.end(),
-                     [](const Pattern* p) { return p->reach == RuleReach::Totals; });
-}
-
 // What this process makes of its share, from its matched partial trace.
 HeldResult analyze_held(const PartialTrace& part, const Matching& matching,
                         const AnalysisSettings& settings) {
   FindingSettings findings = settings.findings();
   findings.at = part.held;
   std::optional<TrafficTotals> totals;
-  if (reads_totals(settings)) totals = totals_in_job(part, matching, settings.rules);
+  if (reads_totals(settings.patterns)) totals = totals_in_job(part, matching, settings.rules);
   findings.totals = totals ? &*totals : nullptr;
   HeldResult held;
   held.findings = find_findings(part.trace, matching, findings, settings.threads);
