@@ -26,11 +26,9 @@ ArchiveAnalysis analyze_read_trace(Trace trace, const AnalysisSettings& settings
   ArchiveAnalysis a;
   a.trace = std::move(trace);
   phase("matching");
-  a.matching = match_trace(a.trace, settings.threads);
-  // The matching holds the request pairs, so the ids go. They and the matching's working
-  // tables are given back before the clock repair: it needs less than they took, and its
-  // tables would otherwise take fresh pages beside them.
-  a.trace.release_request_ids();
+  a.matching = match_trace_and_release_request_ids(a.trace, settings.threads);
+  // The matching's working tables are given back before the clock repair: it needs less than
+  // they took, and its tables would otherwise take fresh pages beside them.
   give_back_freed_memory();
   if (options.clock_repair) {
     phase("clock repair");

@@ -70,9 +70,7 @@ bool can_divide(const collwrap::CommandLine& cl, const collwrap::AnalysisSetting
 // which only process 0 goes on past reading (nullopt on the others). A job divides the
 // analysis when it can.
 std::optional<collwrap::ArchiveAnalysis> analyze(const collwrap::CommandLine& cl,
-                                                 const collwrap::noise::NoiseRecord* noise) {
-  const collwrap::AnalysisSettings settings{
-      cl.rules, cl.patterns, 3, cl.causes, cl.threads, noise, cl.noise_path.value_or("")};
+                                                 const collwrap::AnalysisSettings& settings) {
   const collwrap::ArchiveOptions options{.clock_repair = cl.clock_repair,
                                          .keep_trace = reports_need_trace(cl)};
   if (!job) return collwrap::analyze_archive(cl.trace_path, settings, options, &*progress);
@@ -123,9 +121,19 @@ int run(const collwrap::CommandLine& cl) {
                                   "; give a file written by 'collwrap-bench noise --save FILE'");
     }
   }
+  const collwrap::AnalysisSettings settings{cl.rules,
+                                            cl.patterns,
+                                            3,
+                                            cl.causes,
+                                            cl.threads,
+                                            noise ? &*noise : nullptr,
+                                            cl.noise_path.value_or("")};
   // Only process 0 of a job speaks, so only it keeps timings.
   if (cl.timings && speaks()) timings.emplace();
-  progress.emplace(std::cerr, cl.clock_repair ? 5 : 4,
+  // Reading, matching, patterns and writing reports; the clock repair when it is on, and the
+  // ghosts' exchange when a job divides the analysis.
+  const std::size_t phases = 4 + (cl.clock_repair ? 1 : 0) + (job && can_divide(cl, settings));
+  progress.emplace(std::cerr, phases,
                    collwrap::ProgressReporter::Options{
                        .enabled = speaks() && collwrap::progress_wanted(cl.quiet, STDERR_FILENO),
                        .timings = timings ? &*timings : nullptr});
@@ -133,7 +141,7 @@ int run(const collwrap::CommandLine& cl) {
   if (progress->enabled()) ticker.emplace(*progress, std::chrono::milliseconds(200));
   std::optional<collwrap::ArchiveAnalysis> analysis;
   try {
-    analysis = analyze(cl, noise ? &*noise : nullptr);
+    analysis = analyze(cl, settings);
   } catch (const collwrap::TraceUsageError& e) {  // its message says what to give instead
     return fail(kExitUsage, e.what());
   } catch (const collwrap::TraceReadError& e) {

@@ -15,6 +15,7 @@
 #include "ghost_exchange.h"
 #include "held_result.h"
 #include "job_read.h"
+#include "memory_reuse.h"
 #include "partial_trace.h"
 #include "request_linkage.h"
 #include "time_normalization.h"
@@ -170,7 +171,7 @@ std::optional<AnalysisResult> analyze_in_job(const MpiJob& job, const std::strin
   const unsigned threads = settings.threads;
   std::optional<AnalysisResult> out;
   try {
-    phase("matching");
+    phase("ghosts");
     // What reading said, of this process's locations and of the archive, for process 0.
     const LocationRange share = read.shares.at(job.rank());
     std::vector<LocationReport> reports(
@@ -183,7 +184,10 @@ std::optional<AnalysisResult> analyze_in_job(const MpiJob& job, const std::strin
     read.trace.finish_indexes();
     PartialTrace part =
         partial_trace_in_job(std::move(read.trace), read.shares, job.rank(), threads);
-    Matching matching = match_trace(part.trace, threads, part.held);
+    give_back_freed_memory();  // the copies sent as the others' ghosts
+    phase("matching");
+    Matching matching = match_trace_and_release_request_ids(part.trace, threads, part.held);
+    give_back_freed_memory();  // the matching's working tables
     if (clock_repair) {
       phase("clock repair");
       repair_clocks_in_job(part, matching, read.shares, job.rank(), threads);

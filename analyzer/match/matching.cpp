@@ -1,6 +1,7 @@
 #include "matching.h"
 
 #include "collective_matching.h"
+#include "memory_reuse.h"
 #include "p2p_matching.h"
 #include "parallel_for.h"
 #include "request_linkage.h"
@@ -19,10 +20,11 @@ MatchCounts& MatchCounts::operator+=(const MatchCounts& other) {
   return *this;
 }
 
-Matching match_trace(const Trace& trace, unsigned threads, const LocationRange& counted) {
-  Matching matching;
-  // Both matchers order nonblocking ops by their post.
-  link_requests(trace, matching, threads, counted);
+namespace {
+
+// Messages and collectives, once the requests are linked.
+void match_linked(const Trace& trace, Matching& matching, unsigned threads,
+                  const LocationRange& counted) {
   MatchCounts collective_counts;
   // The two matchers fill disjoint parts of the matching; with one thread they run in turn.
   parallel_for(2, threads, [&](std::size_t task) {
@@ -32,6 +34,25 @@ Matching match_trace(const Trace& trace, unsigned threads, const LocationRange& 
       match_collectives(trace, matching, collective_counts, counted);
   });
   matching.counts += collective_counts;
+}
+
+}  // namespace
+
+Matching match_trace(const Trace& trace, unsigned threads, const LocationRange& counted) {
+  Matching matching;
+  // Both matchers order nonblocking ops by their post.
+  link_requests(trace, matching, threads, counted);
+  match_linked(trace, matching, threads, counted);
+  return matching;
+}
+
+Matching match_trace_and_release_request_ids(Trace& trace, unsigned threads,
+                                             const LocationRange& counted) {
+  Matching matching;
+  link_requests(trace, matching, threads, counted);
+  trace.release_request_ids();
+  give_back_freed_memory();
+  match_linked(trace, matching, threads, counted);
   return matching;
 }
 

@@ -94,6 +94,12 @@ struct Matching {
 // member (in rank-in-communicator order).
 Matching match_trace(const Trace& trace, unsigned threads = 0, const LocationRange& counted = {});
 
+// match_trace for the owner of the trace, who reads no request ids after it: they go as soon
+// as the requests are linked (8 bytes per op of each location with a nonblocking call), and
+// their pages back to the system, so that they are not held beside the matching's tables.
+Matching match_trace_and_release_request_ids(Trace& trace, unsigned threads = 0,
+                                             const LocationRange& counted = {});
+
 // The op that completed a message's send: the IsendComplete of a nonblocking send (invalid if
 // it never completed), the send itself for a blocking one.
 OpRef send_done(const Trace& trace, const Matching& matching, const Message& m);

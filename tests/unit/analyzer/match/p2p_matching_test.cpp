@@ -237,6 +237,38 @@ TEST(P2PMatching, WaitallOverMixedSendsAndReceives) {
   EXPECT_EQ(m.counts.unmatched_requests, 0u);
 }
 
+TEST(P2PMatching, ReleasingTheRequestIdsPairsTheSame) {
+  TraceBuilder b(2);
+  for (int r = 0; r < 2; ++r) {
+    auto isend = b.call(r, "MPI_Isend", 0, 5);
+    b.isend(isend, 1 - r, 0, 64, 1);
+    auto irecv = b.call(r, "MPI_Irecv", 10, 15);
+    b.irecv_request(irecv, 2);
+    auto waitall = b.call(r, "MPI_Waitall", 20, 90);
+    b.isend_complete(waitall, 1);
+    b.irecv(waitall, 1 - r, 0, 64, 2);
+  }
+  const Trace kept = b.finish();
+  Trace released = kept;
+  const Matching expected = match_trace(kept);
+  const Matching m = match_trace_and_release_request_ids(released);
+  ASSERT_EQ(m.messages.size(), 2u);
+  for (std::size_t i = 0; i < m.messages.size(); ++i) {
+    EXPECT_EQ(m.messages[i].send, expected.messages[i].send);
+    EXPECT_EQ(m.messages[i].recv, expected.messages[i].recv);
+    EXPECT_EQ(send_done(released, m, m.messages[i]),
+              send_done(kept, expected, expected.messages[i]));
+    EXPECT_EQ(recv_post(m, m.messages[i]), recv_post(expected, expected.messages[i]));
+  }
+  EXPECT_EQ(m.request_partner, expected.request_partner);
+  EXPECT_EQ(m.counts.unmatched_requests, 0u);
+  for (const Location& l : released.locations) {
+    EXPECT_TRUE(l.op_request.empty());
+    EXPECT_EQ(l.op_request.capacity(), 0u);
+  }
+  EXPECT_FALSE(kept.locations[0].op_request.empty());
+}
+
 TEST(P2PMatching, CancelledSendsAreNotMessages) {
   TraceBuilder b(2);
   auto isend = b.call(0, "MPI_Isend", 0, 5);
