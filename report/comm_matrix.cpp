@@ -11,8 +11,8 @@
 namespace collwrap {
 namespace {
 
-// Sorts the pair's times in place and gives their memory back once summarized.
-CommPair cell_of(std::int32_t sender, std::int32_t receiver, PairTimes& times) {
+// One pair's cell from all of its times, sorted in place and then freed.
+CommPair pair_cell(std::int32_t sender, std::int32_t receiver, PairTimes& times) {
   sort_ascending(times.transfer_s);
   const SampleSummary t = summarize_sorted(times.transfer_s);
   std::vector<double>().swap(times.transfer_s);
@@ -65,10 +65,27 @@ void merge_transfers(PairTransfers& into, PairTransfers&& from) {
   }
 }
 
-std::vector<CommPair> communication_matrix(PairTransfers pairs) {
+std::vector<CommPair> take_unshared_cells(PairTransfers& pairs, const PairHolders& holders) {
   std::vector<CommPair> cells;
-  cells.reserve(pairs.size());
-  for (auto& [key, times] : pairs) cells.push_back(cell_of(key.first, key.second, times));
+  for (auto pair = pairs.begin(); pair != pairs.end();) {
+    const auto holder = holders.find(pair->first);
+    if (holder == holders.end() || holder->second != 1) {
+      ++pair;
+      continue;
+    }
+    cells.push_back(pair_cell(pair->first.first, pair->first.second, pair->second));
+    pair = pairs.erase(pair);
+  }
+  return cells;
+}
+
+std::vector<CommPair> communication_matrix(PairTransfers pairs, std::vector<CommPair> made) {
+  std::vector<CommPair> cells = std::move(made);
+  cells.reserve(cells.size() + pairs.size());
+  for (auto& [key, times] : pairs) cells.push_back(pair_cell(key.first, key.second, times));
+  std::sort(cells.begin(), cells.end(), [](const CommPair& a, const CommPair& b) {
+    return std::pair(a.sender, a.receiver) < std::pair(b.sender, b.receiver);
+  });
   return cells;
 }
 

@@ -31,6 +31,15 @@ using PairTransfers = std::map<std::pair<std::int32_t, std::int32_t>, PairTimes>
 PairTransfers collect_transfers(const Trace& trace, const Matching& matching,
                                 const LocationRange& at = {});
 void merge_transfers(PairTransfers& into, PairTransfers&& from);
-std::vector<CommPair> communication_matrix(PairTransfers pairs);
+// How many processes counted transfers of each pair. A transfer counts where it was issued, so
+// that two processes may count one pair: sends from one rank and gets by the other, or the
+// threads of a rank that two processes hold.
+using PairHolders = std::map<std::pair<std::int32_t, std::int32_t>, std::uint32_t>;
+// The cells of the pairs in `pairs` that no other process counted (1 in `holders`), made from
+// their times and taken out of `pairs`: a process sends those cells rather than every
+// transfer's time (8 bytes per message), and the times of the other pairs.
+std::vector<CommPair> take_unshared_cells(PairTransfers& pairs, const PairHolders& holders);
+// The cells of `pairs`, with the cells `made` already, ordered by sender then receiver.
+std::vector<CommPair> communication_matrix(PairTransfers pairs, std::vector<CommPair> made = {});
 
 }  // namespace collwrap

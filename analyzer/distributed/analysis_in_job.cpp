@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "byte_exchange.h"
+#include "byte_fields.h"
 #include "clock_repair_in_job.h"
 #include "compute_grains.h"
 #include "ghost_exchange.h"
@@ -98,6 +99,27 @@ TrafficTotals totals_in_job(const PartialTrace& part, const Matching& matching,
   return totals;
 }
 
+// The cells of the communication matrix whose transfers only this process counted, made here
+// (take_unshared_cells), so that process 0 receives a cell of each rather than every transfer's
+// time; the times of pairs that other processes counted too stay in `pairs`.
+std::vector<CommPair> summarize_unshared_pairs(PairTransfers& pairs) {
+  const auto fields = [](auto& io, auto& holders) {
+    io.map(holders, [&io](auto& n) { io.value(n); });
+  };
+  PairHolders mine;
+  for (const auto& [key, times] : pairs) mine[key] = 1;
+  const PairHolders holders = merged_in_job(
+      mine,
+      [](PairHolders& sum, const PairHolders& part) {
+        for (const auto& [key, n] : part) sum[key] += n;
+      },
+      [&](const PairHolders& h) { return to_bytes(h, fields); },
+      [&](std::span<const char> bytes) {
+        return from_bytes<PairHolders>(bytes, "the pairs of the communication matrix", fields);
+      });
+  return take_unshared_cells(pairs, holders);
+}
+
 // What this process makes of its share, from its matched partial trace.
 HeldResult analyze_held(const PartialTrace& part, const Matching& matching,
                         const AnalysisSettings& settings) {
@@ -118,6 +140,7 @@ HeldResult analyze_held(const PartialTrace& part, const Matching& matching,
         part.trace, noise_model(*settings.noise, settings.noise_file, part.trace.world_size),
         part.held);
   held.transfers = collect_transfers(part.trace, matching, part.held);
+  held.cells = summarize_unshared_pairs(held.transfers);
   return held;
 }
 
@@ -130,6 +153,7 @@ AnalysisResult merge_held(Trace& trace, std::vector<HeldResult> parts,
   std::vector<LocationReport> reports;
   OperationTallies operations;
   PairTransfers transfers;
+  std::vector<CommPair> cells;
   trace.warnings.messages.clear();
   for (HeldResult& part : parts) {
     findings.push_back(std::move(part.findings));
@@ -140,6 +164,7 @@ AnalysisResult merge_held(Trace& trace, std::vector<HeldResult> parts,
     std::move(part.grains.begin(), part.grains.end(), std::back_inserter(merged.grains));
     merged.noise.insert(merged.noise.end(), part.noise.begin(), part.noise.end());
     merge_transfers(transfers, std::move(part.transfers));
+    cells.insert(cells.end(), part.cells.begin(), part.cells.end());
     std::move(part.reports.begin(), part.reports.end(), std::back_inserter(reports));
     trace.warnings.messages.insert(trace.warnings.messages.end(), part.archive_messages.begin(),
                                    part.archive_messages.end());
@@ -147,7 +172,7 @@ AnalysisResult merge_held(Trace& trace, std::vector<HeldResult> parts,
   add_reports(trace, reports, timer_resolution);
   merged.found = merge_findings(std::move(findings));
   merged.operations = operation_stats(trace, operations);
-  merged.communication = communication_matrix(std::move(transfers));
+  merged.communication = communication_matrix(std::move(transfers), std::move(cells));
   return assemble_result(trace, std::move(merged), settings);
 }
 

@@ -103,6 +103,7 @@ void held_fields(Io& io, HeldT& held) {
   io.count(held.grains);
   for (auto& g : held.grains) grain_fields(io, g);
   io.vector(held.noise);
+  io.vector(held.cells);
   io.map(held.transfers, [&io](auto& times) {
     io.value(times.bytes);
     io.vector(times.transfer_s);

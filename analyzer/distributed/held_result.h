@@ -21,6 +21,9 @@ struct HeldResult {
   std::vector<LocationTimes> times;  // of its locations, in order
   OperationTallies operations;
   std::vector<GrainDistribution> grains;  // of its locations, in order
+  // The communication matrix: the cells of the pairs whose transfers only this process
+  // counted, and the times of the others' transfers (summarize_unshared_pairs).
+  std::vector<CommPair> cells;
   PairTransfers transfers;
   std::vector<GrainNoise> noise;              // of its locations, in order, with --noise
   std::vector<LocationReport> reports;        // of its locations, in order

@@ -91,12 +91,13 @@ TEST(DividedReportParts, MergedFromEveryDivisionTheyAreTheWholeTracesParts) {
   ASSERT_TRUE(std::any_of(matrix.begin(), matrix.end(), [](const CommPair& c) {
     return c.sender == 1 && c.receiver == 2 && c.bytes > (1 << 20);  // the puts count too
   }));
+  bool shared_pairs_seen = false;
   for (unsigned processes = 1; processes <= whole.locations.size(); ++processes) {
     SCOPED_TRACE(std::to_string(processes) + " processes");
     std::vector<LocationTimes> merged_times;
     OperationTallies tallies;
     std::vector<GrainDistribution> merged_grains;
-    PairTransfers transfers;
+    std::vector<PairTransfers> held_transfers;
     const std::vector<LocationRange> shares =
         split_locations(events_per_location(whole), processes);
     for (unsigned self = 0; self < processes; ++self) {
@@ -107,8 +108,23 @@ TEST(DividedReportParts, MergedFromEveryDivisionTheyAreTheWholeTracesParts) {
       merge_tallies(tallies, tally_operations(part.trace, share));
       for (GrainDistribution& g : compute_grains(part.trace, share))
         merged_grains.push_back(std::move(g));
-      merge_transfers(transfers, collect_transfers(part.trace, m, share));
+      held_transfers.push_back(collect_transfers(part.trace, m, share));
     }
+    // Each process makes the cells of the pairs only it counted; the others' times travel.
+    PairHolders holders;
+    for (const PairTransfers& held : held_transfers)
+      for (const auto& [pair, times] : held) ++holders[pair];
+    PairTransfers transfers;
+    std::vector<CommPair> cells;
+    for (PairTransfers& held : held_transfers) {
+      for (const CommPair& cell : take_unshared_cells(held, holders)) cells.push_back(cell);
+      for (const auto& [pair, times] : held) EXPECT_GT(holders.at(pair), 1u);
+      merge_transfers(transfers, std::move(held));
+    }
+    if (processes == 1) {
+      EXPECT_TRUE(transfers.empty());
+    }
+    if (processes == whole.locations.size()) shared_pairs_seen = !transfers.empty();
     ASSERT_EQ(merged_times.size(), times.size());
     for (std::size_t l = 0; l < times.size(); ++l) {
       EXPECT_EQ(merged_times[l].mpi, times[l].mpi);
@@ -129,18 +145,23 @@ TEST(DividedReportParts, MergedFromEveryDivisionTheyAreTheWholeTracesParts) {
       EXPECT_EQ(merged_grains[i].median_s, grains[i].median_s);
       EXPECT_EQ(merged_grains[i].total_s, grains[i].total_s);
     }
-    const std::vector<CommPair> merged_matrix = communication_matrix(std::move(transfers));
+    const std::vector<CommPair> merged_matrix =
+        communication_matrix(std::move(transfers), std::move(cells));
     ASSERT_EQ(merged_matrix.size(), matrix.size());
     for (std::size_t i = 0; i < matrix.size(); ++i) {
       EXPECT_EQ(merged_matrix[i].sender, matrix[i].sender);
       EXPECT_EQ(merged_matrix[i].receiver, matrix[i].receiver);
       EXPECT_EQ(merged_matrix[i].messages, matrix[i].messages);
       EXPECT_EQ(merged_matrix[i].bytes, matrix[i].bytes);
+      EXPECT_EQ(merged_matrix[i].transfer_min_s, matrix[i].transfer_min_s);
+      EXPECT_EQ(merged_matrix[i].transfer_max_s, matrix[i].transfer_max_s);
       EXPECT_EQ(merged_matrix[i].transfer_median_s, matrix[i].transfer_median_s);
       EXPECT_EQ(merged_matrix[i].transfer_mean_s, matrix[i].transfer_mean_s);
       EXPECT_EQ(merged_matrix[i].transfer_stddev_s, matrix[i].transfer_stddev_s);
     }
   }
+  // A pair counted at two processes (sends one way, gets the other) travels as times.
+  EXPECT_TRUE(shared_pairs_seen);
 }
 
 TEST(DividedFindings, TravelAsBytesWithEveryPartOfTheResult) {
@@ -161,6 +182,7 @@ TEST(DividedFindings, TravelAsBytesWithEveryPartOfTheResult) {
   held.operations = tally_operations(whole);
   held.grains = compute_grains(whole);
   held.transfers = collect_transfers(whole, matching);
+  held.cells = communication_matrix(whole, matching);
   held.reports.resize(2);
   held.reports[1] = {.events = 9, .missing = true, .messages = {"rank 1: damaged", "cut"}};
   held.archive_messages = {"the archive said so"};
@@ -180,6 +202,9 @@ TEST(DividedFindings, TravelAsBytesWithEveryPartOfTheResult) {
   EXPECT_EQ(back.grains[3].histogram.size(), held.grains[3].histogram.size());
   ASSERT_EQ(back.transfers.size(), held.transfers.size());
   EXPECT_EQ(back.transfers.begin()->second.transfer_s, held.transfers.begin()->second.transfer_s);
+  ASSERT_EQ(back.cells.size(), held.cells.size());
+  EXPECT_EQ(std::memcmp(back.cells.data(), held.cells.data(), held.cells.size() * sizeof(CommPair)),
+            0);
   ASSERT_EQ(back.reports.size(), 2u);
   EXPECT_EQ(back.reports[1].messages, held.reports[1].messages);
   EXPECT_TRUE(back.reports[1].missing);
