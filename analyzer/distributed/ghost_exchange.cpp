@@ -21,40 +21,43 @@ void for_each_ghost_column(Ghost& g, F&& f) {
   f(g.origin_op);
 }
 
-// What a header says of each ghost: its location and identity, then its columns' lengths.
-std::vector<std::uint64_t> header_of(const std::vector<ReceivedGhost>& ghosts) {
-  std::vector<std::uint64_t> header{ghosts.size()};
-  for (const ReceivedGhost& g : ghosts) {
-    const Location& e = g.ghost.events;
-    header.insert(header.end(), {g.location, static_cast<std::uint32_t>(e.rank),
-                                 static_cast<std::uint32_t>(e.thread), e.node, e.otf2_id});
-    for_each_ghost_column(g.ghost, [&](const auto& column) { header.push_back(column.size()); });
-  }
+// A ghost's header: its location and identity, then its columns' lengths; as long for every
+// ghost, so that a receiver knows how much comes before it knows which ghost.
+constexpr std::size_t kIdentityFields = 5;
+std::size_t header_length() {
+  GhostLocation ghost;
+  std::size_t columns = 0;
+  for_each_ghost_column(ghost, [&](const auto&) { ++columns; });
+  return kIdentityFields + columns;
+}
+
+std::vector<std::uint64_t> header_of(const ReceivedGhost& g) {
+  const Location& e = g.ghost.events;
+  std::vector<std::uint64_t> header{g.location, static_cast<std::uint32_t>(e.rank),
+                                    static_cast<std::uint32_t>(e.thread), e.node, e.otf2_id};
+  for_each_ghost_column(g.ghost, [&](const auto& column) { header.push_back(column.size()); });
   return header;
 }
 
-// The ghosts a header announces, with their columns sized for the bytes to come.
-std::vector<ReceivedGhost> ghosts_of(const std::vector<std::uint64_t>& header,
-                                     std::uint32_t locations) {
+// The ghost a header announces, with its columns sized for the bytes to come.
+ReceivedGhost ghost_of(const std::vector<std::uint64_t>& header, std::uint32_t locations) {
   std::size_t at = 0;
   const auto next = [&]() {
     if (at >= header.size())
       throw std::runtime_error("the ghost locations sent by another process are damaged");
     return header[at++];
   };
-  std::vector<ReceivedGhost> ghosts(next());
-  for (ReceivedGhost& g : ghosts) {
-    g.location = static_cast<std::uint32_t>(next());
-    if (g.location >= locations)
-      throw std::runtime_error("another process sent a ghost of a location the archive lacks");
-    Location& e = g.ghost.events;
-    e.rank = static_cast<std::int32_t>(next());
-    e.thread = static_cast<std::int32_t>(next());
-    e.node = static_cast<std::uint32_t>(next());
-    e.otf2_id = next();
-    for_each_ghost_column(g.ghost, [&](auto& column) { column.resize(next()); });
-  }
-  return ghosts;
+  ReceivedGhost g;
+  g.location = static_cast<std::uint32_t>(next());
+  if (g.location >= locations)
+    throw std::runtime_error("another process sent a ghost of a location the archive lacks");
+  Location& e = g.ghost.events;
+  e.rank = static_cast<std::int32_t>(next());
+  e.thread = static_cast<std::int32_t>(next());
+  e.node = static_cast<std::uint32_t>(next());
+  e.otf2_id = next();
+  for_each_ghost_column(g.ghost, [&](auto& column) { column.resize(next()); });
+  return g;
 }
 
 }  // namespace
@@ -71,45 +74,65 @@ void exchange_ghosts(PartialTrace& part, const Matching& links, const ProcessMap
   parallel_for(held, threads, [&](std::size_t i) {
     selected[i] = select_ghosts(trace, links, static_cast<std::uint32_t>(first + i), map);
   });
+  const auto locations = static_cast<std::uint32_t>(trace.locations.size());
 
   for (unsigned round = 1; round < processes; ++round) {
     const unsigned to = (self + round) % processes;
     const unsigned from = (self + processes - round) % processes;
-    std::vector<ReceivedGhost> copies(held);
-    parallel_for(held, threads, [&](std::size_t i) {
-      GhostSelection& needs = selected[i][to];
-      if (needs.empty()) return;
-      copies[i] = {static_cast<std::uint32_t>(first + i),
-                   extract_ghost(trace.locations[first + i], needs.ops, needs.calls)};
-      needs = {};
-    });
-    std::vector<ReceivedGhost> outgoing;
+    std::vector<std::size_t> going;  // the held locations (from `first`) `to` needs
     for (std::size_t i = 0; i < held; ++i)
-      if (!copies[i].ghost.origin_call.empty()) outgoing.push_back(std::move(copies[i]));
-    copies.clear();
-    ExchangeRound messages;
-    const std::vector<std::uint64_t> header = header_of(outgoing);
-    const std::vector<std::uint64_t> header_size{header.size()};
-    messages.send(header_size, static_cast<int>(to));
-    std::vector<std::uint64_t> incoming_size(1);
-    messages.receive(incoming_size, static_cast<int>(from));
-    messages.wait();
-    messages.send(header, static_cast<int>(to));
-    std::vector<std::uint64_t> incoming_header(incoming_size[0]);
-    messages.receive(incoming_header, static_cast<int>(from));
-    messages.wait();
+      if (!selected[i][to].empty()) going.push_back(i);
+    ExchangeRound counts;
+    const std::vector<std::uint64_t> sending{going.size()};
+    std::vector<std::uint64_t> coming(1);
+    counts.send(sending, static_cast<int>(to));
+    counts.receive(coming, static_cast<int>(from));
+    counts.wait();
 
-    std::vector<ReceivedGhost> incoming =
-        ghosts_of(incoming_header, static_cast<std::uint32_t>(trace.locations.size()));
-    for (ReceivedGhost& g : incoming)
-      for_each_ghost_column(
-          g.ghost, [&](auto& column) { messages.receive(column, static_cast<int>(from)); });
-    for (const ReceivedGhost& g : outgoing)
-      for_each_ghost_column(
-          g.ghost, [&](const auto& column) { messages.send(column, static_cast<int>(to)); });
-    messages.wait();
-    outgoing.clear();
-    for (ReceivedGhost& g : incoming) part.install(std::move(g));
+    // One ghost each way per step. The copies are made a batch at a time (side by side on
+    // `threads`) and freed once sent, so that only a batch of them is held beside the ghosts
+    // received, not every copy this process sends.
+    const std::size_t batch = worker_count(threads, std::max<std::size_t>(1, going.size()));
+    std::vector<ReceivedGhost> copies(batch);
+    const std::size_t steps = std::max<std::size_t>(going.size(), coming[0]);
+    for (std::size_t step = 0; step < steps; ++step) {
+      if (step % batch == 0 && step < going.size()) {
+        const std::size_t made = std::min(batch, going.size() - step);
+        parallel_for(made, threads, [&](std::size_t k) {
+          const std::size_t i = going[step + k];
+          GhostSelection& needs = selected[i][to];
+          copies[k] = {static_cast<std::uint32_t>(first + i),
+                       extract_ghost(trace.locations[first + i], needs.ops, needs.calls)};
+          needs = {};
+        });
+      }
+      ReceivedGhost* out = step < going.size() ? &copies[step % batch] : nullptr;
+      const bool in = step < coming[0];
+      ExchangeRound headers;
+      std::vector<std::uint64_t> header_out, header_in;
+      if (out) {
+        header_out = header_of(*out);
+        headers.send(header_out, static_cast<int>(to));
+      }
+      if (in) {
+        header_in.resize(header_length());
+        headers.receive(header_in, static_cast<int>(from));
+      }
+      headers.wait();
+      ExchangeRound columns;
+      ReceivedGhost incoming;
+      if (in) {
+        incoming = ghost_of(header_in, locations);
+        for_each_ghost_column(
+            incoming.ghost, [&](auto& column) { columns.receive(column, static_cast<int>(from)); });
+      }
+      if (out)
+        for_each_ghost_column(
+            out->ghost, [&](const auto& column) { columns.send(column, static_cast<int>(to)); });
+      columns.wait();
+      if (out) *out = {};
+      if (in) part.install(std::move(incoming));
+    }
   }
 }
 

@@ -3,10 +3,12 @@
 // the others send it (PartialTrace::install).
 //
 // Ghost columns travel as they are in memory, straight from the sender's copy into the
-// receiver's columns: a header first says which locations come and how long each column is,
-// then every column follows in pieces below MPI's int counts. The processes exchange in K − 1
-// rounds, with one partner each way per round, so that a process holds the ghosts of only one
-// round at a time while they travel.
+// receiver's columns: the processes exchange in K − 1 rounds, with one partner each way per
+// round. A round first says how many ghosts come, then sends them one location at a time: a
+// header of fixed length (the location and how long each column is), then every column in
+// pieces below MPI's int counts. The sender copies its locations a batch at a time (one per
+// thread) and frees each copy once sent, so that it holds a batch of copies beside the ghosts
+// it received rather than every copy it sends.
 #pragma once
 
 #include "matching.h"
