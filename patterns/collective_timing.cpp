@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "collective_dependency.h"
+#include "communicator_ranks.h"
 
 namespace collwrap {
 namespace {
@@ -12,9 +13,31 @@ bool region_is(const Trace& trace, const Location& l, std::uint32_t call, std::s
   return trace.regions[l.call_region[call]].name == name;
 }
 
+// The members a digested instance's rules read of the other processes (collective_digest.h),
+// added to the members held here in rank-in-communicator order, so that ties go as on the whole
+// trace. They have no call here: what is reported of them, the sink leaves to their holder.
+void add_digested_members(const CollectiveDigest& digest, CommunicatorRanks& positions,
+                          std::vector<CollectiveMember>& out) {
+  const std::size_t held = out.size();
+  for (const DigestMember* m : {&digest.last_joiner, &digest.first_to_leave, &digest.root_member}) {
+    if (!m->present()) continue;
+    const auto same = [&](const CollectiveMember& c) { return c.loc == m->loc; };
+    if (std::any_of(out.begin(), out.end(), same)) continue;
+    out.push_back({m->loc, kNone, kNone, m->rank, m->thread, m->joined, m->joined, m->end, 0});
+  }
+  if (out.size() == held) return;
+  const auto position = [&](const CollectiveMember& c) {
+    return positions.of(digest.comm, c.world_rank);
+  };
+  std::sort(out.begin(), out.end(), [&](const CollectiveMember& a, const CollectiveMember& b) {
+    return position(a) < position(b);
+  });
+}
+
 // Fills `out` with the members of a complete instance; false when one's calls are missing.
 bool collect_members(const Trace& trace, const Matching& matching,
-                     const CollectiveInstance& instance, std::vector<CollectiveMember>& out) {
+                     const CollectiveInstance& instance, CommunicatorRanks& positions,
+                     std::vector<CollectiveMember>& out) {
   out.clear();
   for (std::uint32_t i = 0; i < instance.member_count; ++i) {
     const OpRef member = matching.members[instance.first_member + i];
@@ -41,6 +64,8 @@ bool collect_members(const Trace& trace, const Matching& matching,
     }
     out.push_back(m);
   }
+  if (instance.digest != kNone && matching.digests != nullptr)
+    add_digested_members(matching.digests->digests[instance.digest], positions, out);
   return !out.empty();
 }
 
@@ -49,10 +74,11 @@ bool collect_members(const Trace& trace, const Matching& matching,
 template <class Keep, class Visit>
 void visit_instances(const RuleContext& context, CollFamily family, Keep keep, Visit& visit) {
   std::vector<CollectiveMember> members;
+  CommunicatorRanks positions(context.trace);
   for (const CollectiveInstance& instance : context.matching.collectives) {
     if (!instance.complete || instance.family != family || instance.member_count == 0) continue;
     if (!keep(context.matching.members[instance.first_member])) continue;
-    if (collect_members(context.trace, context.matching, instance, members))
+    if (collect_members(context.trace, context.matching, instance, positions, members))
       visit(instance, members);
   }
 }
@@ -61,10 +87,10 @@ void visit_instances(const RuleContext& context, CollFamily family, Keep keep, V
 
 std::uint32_t split_phase_notify(const Trace& trace, std::uint32_t loc, std::uint32_t wait) {
   const Location& l = trace.locations[loc];
-  if (!region_is(trace, l, wait, "upc_wait")) return kNone;
+  if (!split_phase_wait(trace, l, wait)) return kNone;
   for (std::uint32_t call = wait; call-- > 0;) {
     if (region_is(trace, l, call, "upc_notify")) return call;
-    if (region_is(trace, l, call, "upc_wait")) return kNone;
+    if (split_phase_wait(trace, l, call)) return kNone;
   }
   return kNone;
 }

@@ -5,6 +5,7 @@
 
 #include "catalog.h"
 #include "collective_timing.h"
+#include "communicator_ranks.h"
 
 namespace collwrap {
 namespace {
@@ -34,29 +35,6 @@ void find_early_reduce(const RuleContext& context, InstanceSink& sink) {
                       last->peer(), sink);
       });
 }
-
-// Rank within the communicator of each world rank, built once per communicator that is used.
-class CommunicatorRanks {
- public:
-  explicit CommunicatorRanks(const Trace& trace) : trace_(trace) {}
-
-  std::int32_t of(std::uint32_t comm, std::int32_t world_rank) {
-    auto [it, inserted] = ranks_.try_emplace(comm);
-    if (inserted) {
-      it->second.assign(static_cast<std::size_t>(std::max(trace_.world_size, 0)), kNoWorldRank);
-      const auto& members = trace_.comms[comm].world_ranks;
-      for (std::size_t i = 0; i < members.size(); ++i)
-        if (members[i] >= 0 && members[i] < trace_.world_size)
-          it->second[members[i]] = static_cast<std::int32_t>(i);
-    }
-    return world_rank >= 0 && world_rank < trace_.world_size ? it->second[world_rank]
-                                                             : kNoWorldRank;
-  }
-
- private:
-  const Trace& trace_;
-  std::unordered_map<std::uint32_t, std::vector<std::int32_t>> ranks_;
-};
 
 // early_scan
 //   idle_i = min(max_{j<i} Enter_j, Exit_i) − Enter_i     (i, j: ranks in the communicator)

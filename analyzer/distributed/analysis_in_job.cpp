@@ -6,11 +6,13 @@
 #include <iterator>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "byte_exchange.h"
 #include "byte_fields.h"
+#include "collective_matching.h"
 #include "clock_repair_in_job.h"
 #include "compute_grains.h"
 #include "ghost_exchange.h"
@@ -28,12 +30,16 @@ namespace {
 // The clock repair, when the job's matching found clock-condition violations: each process
 // repairs its locations, its ghosts take their holders' times (clock_repair_in_job.h). As the
 // analyzer alone does, the violations left become the matching's count: process 0's.
+std::uint64_t violations_in_job(const Matching& matching) {
+  std::uint64_t violations = matching.counts.clock_violations;
+  MPI_Allreduce(MPI_IN_PLACE, &violations, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return violations;
+}
+
 void repair_clocks_in_job(PartialTrace& part, Matching& matching,
                           const std::vector<LocationRange>& shares, unsigned self,
                           unsigned threads) {
-  std::uint64_t violations = matching.counts.clock_violations;
-  MPI_Allreduce(MPI_IN_PLACE, &violations, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-  if (violations == 0) return;
+  if (violations_in_job(matching) == 0) return;
   ClockRepairInJob job(part, shares, self);
   const ClockRepairReport repair = repair_clocks(part.trace, matching, {}, threads, &job);
   if (repair.passes > 0) matching.counts.clock_violations = self == 0 ? repair.violations_after : 0;
@@ -45,25 +51,6 @@ void start_time_at_zero_in_job(Trace& trace, unsigned threads) {
   MPI_Allreduce(MPI_IN_PLACE, &span.first, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, &span.last, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
   start_time_at(trace, span, threads);
-}
-
-// The partial trace of this process: its share and the others' ghosts of it.
-PartialTrace partial_trace_in_job(Trace trace, const std::vector<LocationRange>& shares,
-                                  unsigned self, unsigned threads) {
-  const LocationRange held = shares.at(self);
-  const ProcessMap map(trace, shares);
-  Matching links;  // only the request pairs, of the held locations
-  link_requests(trace, links, threads, held);
-  PartialTrace part{std::move(trace), held, {}, {}};
-  exchange_ghosts(part, links, map, self, threads);
-  return part;
-}
-
-std::uint64_t held_collectives(const PartialTrace& part, const Matching& matching) {
-  std::uint64_t n = 0;
-  for (const CollectiveInstance& c : matching.collectives)
-    n += part.holds(matching.members[c.first_member].loc);
-  return n;
 }
 
 // Every process's part, merged on process 0 and sent back to all: `merge` adds a part to
@@ -79,6 +66,56 @@ T merged_in_job(const T& mine, Merge merge, ToBytes to_bytes, FromBytes from_byt
   }
   broadcast_bytes(bytes);
   return from_bytes(bytes);
+}
+
+// The digests of the collectives of every process's share (collective_digest.h): each
+// matches the collectives of its own locations alone (`links`: their request pairs) and
+// digests them, and process 0 merges the parts.
+CollectiveDigests digests_in_job(const Trace& trace, Matching& links, const LocationRange& held) {
+  MatchCounts uncounted;  // the matching proper counts
+  match_collectives(trace, links, uncounted, held);
+  const CollectiveDigests mine = partial_digests(trace, links);
+  links.collectives = {};
+  links.members = {};
+  links.starts = {};
+  const auto fields = [](auto& io, auto& d) {
+    io.vector(d.digested_comm);
+    io.vector(d.digests);
+  };
+  return merged_in_job(
+      mine,
+      [](CollectiveDigests& sum, const CollectiveDigests& part) {
+        sum = merge_digests(sum, part);
+      },
+      [&](const CollectiveDigests& d) { return to_bytes(d, fields); },
+      [&](std::span<const char> bytes) {
+        return from_bytes<CollectiveDigests>(bytes, "the digests of the collectives", fields);
+      });
+}
+
+// The partial trace of this process: its share and the others' ghosts of it; with `digests`,
+// the collectives' members that the digests stand for stay where they are.
+PartialTrace partial_trace_in_job(Trace trace, const std::vector<LocationRange>& shares,
+                                  unsigned self, unsigned threads, CollectiveDigests* digests) {
+  const LocationRange held = shares.at(self);
+  const ProcessMap map(trace, shares);
+  Matching links;  // only the request pairs, of the held locations
+  link_requests(trace, links, threads, held);
+  if (digests) *digests = digests_in_job(trace, links, held);
+  PartialTrace part{std::move(trace), held, {}, {}};
+  exchange_ghosts(part, links, map, self, threads, digests);
+  return part;
+}
+
+// The instances whose first member (in rank-in-communicator order) this process holds.
+std::uint64_t held_collectives(const PartialTrace& part, const Matching& matching) {
+  std::uint64_t n = 0;
+  for (const CollectiveInstance& c : matching.collectives) {
+    const std::uint32_t first = c.digest != kNone ? matching.digests->digests[c.digest].first.loc
+                                                  : matching.members[c.first_member].loc;
+    n += part.holds(first);
+  }
+  return n;
 }
 
 // The whole trace's traffic totals, which the rules of RuleReach::Totals read: the pairs'
@@ -205,14 +242,32 @@ std::optional<AnalysisResult> analyze_in_job(const MpiJob& job, const std::strin
             static_cast<std::ptrdiff_t>(std::min(share.end, read.reports.size())));
     std::vector<LocationReport>().swap(read.reports);
     std::vector<std::string> archive_messages = read.trace.warnings.messages;
-    start_time_at_zero_in_job(read.trace, threads);
-    read.trace.finish_indexes();
-    PartialTrace part =
-        partial_trace_in_job(std::move(read.trace), read.shares, job.rank(), threads);
-    give_back_freed_memory();  // the copies sent as the others' ghosts
-    phase("matching");
-    Matching matching = match_trace_and_release_request_ids(part.trace, threads, part.held);
-    give_back_freed_memory();  // the matching's working tables
+    // The share with the others' ghosts, matched; with `digests`, the digested collectives'
+    // members stay where they are.
+    const auto partial_and_matched = [&](LocationsRead& share, CollectiveDigests* digests) {
+      start_time_at_zero_in_job(share.trace, threads);
+      share.trace.finish_indexes();
+      PartialTrace part =
+          partial_trace_in_job(std::move(share.trace), share.shares, job.rank(), threads, digests);
+      give_back_freed_memory();  // the copies sent as the others' ghosts
+      if (digests) phase("matching");  // not again when the shares are read once more
+      Matching matching =
+          match_trace_and_release_request_ids(part.trace, threads, part.held, digests);
+      give_back_freed_memory();  // the matching's working tables
+      return std::pair(std::move(part), std::move(matching));
+    };
+    CollectiveDigests digests;
+    auto [part, matching] = partial_and_matched(read, &digests);
+    if (clock_repair && !digests.digests.empty() && violations_in_job(matching) > 0) {
+      // The clock repair reads every member of every collective, which the digests stand for:
+      // the shares are read once more, and the members travel as ghosts.
+      part = {};
+      matching = {};
+      digests = {};
+      give_back_freed_memory();
+      read = read_share_in_job(job, path, {settings.threads}, {});
+      std::tie(part, matching) = partial_and_matched(read, nullptr);
+    }
     if (clock_repair) {
       phase("clock repair");
       repair_clocks_in_job(part, matching, read.shares, job.rank(), threads);

@@ -18,7 +18,8 @@
 //   - the records that open and close a general-active-target epoch whose group has a rank it
 //     holds, and the transfers of such an access epoch (rma_late_post, rma_early_wait,
 //     rma_late_complete).
-// And the upc_notify call (without records) of a split-phase barrier's member.
+// And the upc_notify call (without records) of a split-phase barrier's member. Of a
+// communicator whose collectives `digests` digests (collective_digest.h), no member.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +42,7 @@ struct GhostSelection {
 // holder itself and for processes that need nothing. `links`: the location's request pairs
 // (link_requests; Matching::partner_of).
 std::vector<GhostSelection> select_ghosts(const Trace& trace, const Matching& links,
-                                          std::uint32_t location, const ProcessMap& map);
+                                          std::uint32_t location, const ProcessMap& map,
+                                          const CollectiveDigests* digests = nullptr);
 
 }  // namespace collwrap

@@ -40,6 +40,12 @@ constexpr CollFamily clock_dependency_family(CollFamily family, bool moves_data,
   return CollFamily::Other;
 }
 
+// Whether `call` is a upc_wait: the end of a split-phase barrier, which a thread joined at its
+// upc_notify before (split_phase_notify in patterns/collective_timing.h).
+inline bool split_phase_wait(const Trace& trace, const Location& l, std::uint32_t call) {
+  return trace.regions[l.call_region[call]].name == "upc_wait";
+}
+
 // A collective member op's UPC sync modes (kept in a CollectiveEnd's tag), or 0.
 inline std::int32_t upc_sync_of(const Location& l, std::uint32_t op) {
   return l.op_kind[op] == OpKind::CollectiveEnd ? l.op_tag[op] : 0;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "collective_digest.h"
 #include "location_shares.h"
 #include "trace_model.h"
 
@@ -41,6 +42,9 @@ struct CollectiveInstance {
   std::uint32_t first_member = 0;  // into Matching::members / Matching::starts
   std::uint32_t member_count = 0;
   bool complete = false;  // every member of the communicator took part
+  // Into Matching::digests when the other processes' members are digested (collective_digest.h):
+  // then the members here are only the ones this process holds.
+  std::uint32_t digest = kNone;
 };
 
 struct MatchCounts {
@@ -79,6 +83,9 @@ struct Matching {
 
   MatchCounts counts;
 
+  // The digests of the instances whose members other processes of a job hold, or null.
+  const CollectiveDigests* digests = nullptr;
+
   // The other op of a request pair (request_partner), or kNone.
   std::uint32_t partner_of(std::uint32_t loc, std::uint32_t op) const {
     if (loc >= request_partner.size() || op >= request_partner[loc].size()) return kNone;
@@ -92,13 +99,17 @@ struct Matching {
 // unmatched sends, receives and requests and invalid ops where they are; messages and their
 // clock violations at the receive; collective instances and their violations at their first
 // member (in rank-in-communicator order).
-Matching match_trace(const Trace& trace, unsigned threads = 0, const LocationRange& counted = {});
+// `digests`: in a job, the digests of the collectives whose other members this process does
+// not hold (collective_digest.h); they must outlive the matching.
+Matching match_trace(const Trace& trace, unsigned threads = 0, const LocationRange& counted = {},
+                     const CollectiveDigests* digests = nullptr);
 
 // match_trace for the owner of the trace, who reads no request ids after it: they go as soon
 // as the requests are linked (8 bytes per op of each location with a nonblocking call), and
 // their pages back to the system, so that they are not held beside the matching's tables.
 Matching match_trace_and_release_request_ids(Trace& trace, unsigned threads = 0,
-                                             const LocationRange& counted = {});
+                                             const LocationRange& counted = {},
+                                             const CollectiveDigests* digests = nullptr);
 
 // The op that completed a message's send: the IsendComplete of a nonblocking send (invalid if
 // it never completed), the send itself for a blocking one.

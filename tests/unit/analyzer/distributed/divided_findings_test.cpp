@@ -31,7 +31,7 @@ void expect_divided_findings_as_whole(const Trace& whole, const std::vector<Loca
   const FindingSettings settings{options, rules_that_run_divided(), 3};
   const Findings serial = find_findings(whole, match_trace(whole, 1), settings, 1);
   ASSERT_FALSE(serial.findings.empty());
-  const auto [parts, matchings] = divide(whole, shares);
+  const auto [parts, matchings, digests] = divide(whole, shares);
   const TrafficTotals totals = divided_totals(parts, matchings, options);
   std::vector<Findings> found;
   for (unsigned self = 0; self < shares.size(); ++self) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "collective_matching.h"
 #include "every_pattern_trace.h"
 #include "ghost_selection.h"
 #include "request_linkage.h"
@@ -175,10 +176,49 @@ Trace star_trace() {
   return b.finish();
 }
 
+Trace digested_collectives_trace() {
+  TraceBuilder b(kVariedRanks);
+  const std::uint32_t middle = b.comm({1, 2}, "middle");
+  const std::uint32_t ends = b.comm({0, 3}, "ends");
+  const TimeNs step = 1000;
+  for (int round = 0; round < 2; ++round) {
+    const TimeNs t = 10000 * round;
+    // A barrier that ranks 1 and 3 join last together, and ranks 0 and 2 leave first together.
+    const TimeNs barrier_enter[] = {100, 300, 200, 300}, barrier_leave[] = {350, 400, 350, 400};
+    // An allreduce that rank 3 leaves before rank 1 enters (a clock violation).
+    const TimeNs reduce_enter[] = {500, 650, 520, 540}, reduce_leave[] = {700, 700, 700, 600};
+    // A broadcast whose root, rank 2, is late; rank 1 leaves before it enters.
+    const TimeNs bcast_enter[] = {800, 810, 900, 820}, bcast_leave[] = {950, 880, 950, 950};
+    for (int r = 0; r < kVariedRanks; ++r) {
+      const CallRef barrier =
+          b.call(r, "MPI_Barrier", t + barrier_enter[r], t + barrier_leave[r], "d.c", 10);
+      b.collective(barrier, CollOp::Barrier);
+      const CallRef reduce =
+          b.call(r, "MPI_Allreduce", t + reduce_enter[r], t + reduce_leave[r], "d.c", 20);
+      b.collective(reduce, CollOp::Allreduce, 0, kNoWorldRank, 8, 8);
+      const CallRef bcast =
+          b.call(r, "MPI_Bcast", t + bcast_enter[r], t + bcast_leave[r], "d.c", 30);
+      // In the second round only the root's record says that data moved.
+      b.collective(bcast, CollOp::Bcast, 0, 2, r == 2 ? 64 : 0, r != 2 && round == 0 ? 64 : 0);
+      // Ranks 1 and 2 on their own communicator: digested too; ranks 0 and 3 scan theirs, whose
+      // members travel as ghosts.
+      if (r == 1 || r == 2) {
+        const CallRef own = b.call(r, "MPI_Barrier", t + step + 100 * r, t + step + 300, "d.c", 40);
+        b.collective(own, CollOp::Barrier, middle);
+      } else {
+        const CallRef scan = b.call(r, "MPI_Scan", t + step + 50 * r, t + step + 400, "d.c", 50);
+        b.collective(scan, CollOp::Scan, ends, kNoWorldRank, 8, 8);
+      }
+    }
+  }
+  return b.finish();
+}
+
 std::vector<Trace> divided_test_traces() {
   std::vector<Trace> traces;
   traces.push_back(varied_trace());
   traces.push_back(star_trace());
+  traces.push_back(digested_collectives_trace());
   traces.push_back(testing::every_pattern_trace());
   return traces;
 }
@@ -189,8 +229,23 @@ std::vector<std::uint64_t> events_per_location(const Trace& trace) {
   return events;
 }
 
+CollectiveDigests divided_digests(const Trace& whole, const std::vector<LocationRange>& shares) {
+  CollectiveDigests merged;
+  for (const LocationRange& share : shares) {
+    Trace own = whole;
+    for (std::uint32_t l = 0; l < own.locations.size(); ++l)
+      if (!share.contains(l)) own.locations[l] = own.locations[l].definition_only();
+    Matching m;
+    link_requests(own, m, 1, share);
+    MatchCounts uncounted;
+    match_collectives(own, m, uncounted, share);
+    merged = merge_digests(merged, partial_digests(own, m));
+  }
+  return merged;
+}
+
 PartialTrace partial_trace(const Trace& whole, const std::vector<LocationRange>& shares,
-                           unsigned self) {
+                           unsigned self, const CollectiveDigests* digests) {
   const ProcessMap map(whole, shares);
   Matching links;
   link_requests(whole, links, 1);
@@ -203,18 +258,21 @@ PartialTrace partial_trace(const Trace& whole, const std::vector<LocationRange>&
   // this one needs.
   for (std::uint32_t l = 0; l < whole.locations.size(); ++l) {
     if (part.holds(l)) continue;
-    const GhostSelection needs = select_ghosts(whole, links, l, map).at(self);
+    const GhostSelection needs = select_ghosts(whole, links, l, map, digests).at(self);
     if (!needs.empty())
       part.install({l, extract_ghost(whole.locations[l], needs.ops, needs.calls)});
   }
   return part;
 }
 
-DividedTrace divide(const Trace& whole, const std::vector<LocationRange>& shares) {
+DividedTrace divide(const Trace& whole, const std::vector<LocationRange>& shares, Digests digests) {
   DividedTrace divided;
+  if (digests == Digests::Made)
+    divided.digests = std::make_shared<const CollectiveDigests>(divided_digests(whole, shares));
   for (unsigned self = 0; self < shares.size(); ++self) {
-    divided.parts.push_back(partial_trace(whole, shares, self));
-    divided.matchings.push_back(match_trace(divided.parts.back().trace, 1, shares[self]));
+    divided.parts.push_back(partial_trace(whole, shares, self, divided.digests.get()));
+    divided.matchings.push_back(
+        match_trace(divided.parts.back().trace, 1, shares[self], divided.digests.get()));
   }
   return divided;
 }

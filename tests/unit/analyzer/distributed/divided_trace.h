@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "location_shares.h"
@@ -29,6 +30,11 @@ Trace varied_trace();
 // while rank 0 waits for rank 1. Three rounds.
 Trace star_trace();
 
+// Four ranks of one thread: barriers, allreduces and broadcasts on the world, with ties for
+// the latest entry and the first exit, collective clock violations, and two communicators of
+// two ranks, one with barriers, one with scans (whose members are not digested).
+Trace digested_collectives_trace();
+
 // The traces the divided analysis is tested on: every rule that runs divided finds instances
 // in at least one of them.
 std::vector<Trace> divided_test_traces();
@@ -36,17 +42,28 @@ std::vector<Trace> divided_test_traces();
 // What each location's definitions declare: the weights split_locations divides by.
 std::vector<std::uint64_t> events_per_location(const Trace& trace);
 
-// Process `self`'s partial trace, as the exchange would leave it: its own locations copied
-// from the whole trace, every other process's ghosts for it packed there and read back.
-PartialTrace partial_trace(const Trace& whole, const std::vector<LocationRange>& shares,
-                           unsigned self);
+// The digests of the collectives as a job's processes make them (digests_in_job): each
+// digests the collectives of its own locations alone, and the parts are merged in process
+// order.
+CollectiveDigests divided_digests(const Trace& whole, const std::vector<LocationRange>& shares);
 
-// Every process's partial trace and its matching (counting at the process's own locations).
+// Process `self`'s partial trace, as the exchange would leave it: its own locations copied
+// from the whole trace, every other process's ghosts for it packed there and read back. With
+// `digests`, no ghost of the members of the collectives they digest.
+PartialTrace partial_trace(const Trace& whole, const std::vector<LocationRange>& shares,
+                           unsigned self, const CollectiveDigests* digests = nullptr);
+
+// Every process's partial trace and its matching (counting at the process's own locations),
+// with the collectives' digests (as the job analyzes an archive) or, without, their members
+// as ghosts (as it does for the clock repair).
 struct DividedTrace {
   std::vector<PartialTrace> parts;
   std::vector<Matching> matchings;
+  std::shared_ptr<const CollectiveDigests> digests;  // which the matchings read; null without
 };
-DividedTrace divide(const Trace& whole, const std::vector<LocationRange>& shares);
+enum class Digests { Made, None };
+DividedTrace divide(const Trace& whole, const std::vector<LocationRange>& shares,
+                    Digests digests = Digests::Made);
 
 // The traffic totals the processes of a job add up, each from its partial trace and matching at
 // its own locations (as analysis_in_job does over MPI).

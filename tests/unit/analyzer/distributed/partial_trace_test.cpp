@@ -112,12 +112,13 @@ TEST(PartialTrace, CountsAtHeldLocationsAddUpToTheWholeTracesCounts) {
         serial.invalid_ops})
     EXPECT_GT(count, 0u);
   const auto check = [&](const std::vector<LocationRange>& shares) {
-    MatchCounts sum;
-    for (unsigned self = 0; self < shares.size(); ++self) {
-      const PartialTrace part = partial_trace(whole, shares, self);
-      sum += match_trace(part.trace, 1, part.held).counts;
+    for (const Digests digests : {Digests::Made, Digests::None}) {
+      const auto [parts, matchings, made] = divide(whole, shares, digests);
+      MatchCounts sum;
+      for (const Matching& m : matchings) sum += m.counts;
+      EXPECT_EQ(figures(sum), figures(serial))
+          << shares.size() << " processes" << (made ? ", with digests" : "");
     }
-    EXPECT_EQ(figures(sum), figures(serial)) << shares.size() << " processes";
   };
   for (unsigned processes = 1; processes <= whole.locations.size(); ++processes)
     check(split_locations(events_per_location(whole), processes));
@@ -190,6 +191,7 @@ TEST(PartialTrace, RulesThatRunDividedFindAtHeldLocationsWhatTheyFindOnTheWholeT
   for (const Pattern* rule : kPatternCatalog)
     if (runs_divided(rule->reach)) rules.push_back(rule);
   std::set<const Pattern*> compared;  // the rules with instances in some test trace
+  std::size_t digested_instances = 0;
   for (const Trace& whole : divided_test_traces()) {
     const Matching serial = match_trace(whole, 1);
     std::vector<InstanceSet> whole_instances(rules.size());
@@ -200,23 +202,28 @@ TEST(PartialTrace, RulesThatRunDividedFindAtHeldLocationsWhatTheyFindOnTheWholeT
     for (unsigned processes = 2; processes <= whole.locations.size(); ++processes) {
       const std::vector<LocationRange> shares =
           split_locations(events_per_location(whole), processes);
-      const auto [parts, matchings] = divide(whole, shares);
-      const TrafficTotals totals = divided_totals(parts, matchings, options);
-      for (std::size_t r = 0; r < rules.size(); ++r) {
-        SCOPED_TRACE(std::string(rules[r]->id));
-        for (unsigned self = 0; self < processes; ++self) {
-          InstanceSet found(&parts[self]);
-          rules[r]->find({parts[self].trace, matchings[self], options, &totals}, found);
-          std::set<InstanceSet::Entry> expected;
-          for (const InstanceSet::Entry& e : whole_instances[r].entries)
-            if (parts[self].holds(std::get<0>(e))) expected.insert(e);
-          EXPECT_EQ(found.entries, expected) << "process " << self << " of " << processes;
+      for (const Digests digests : {Digests::Made, Digests::None}) {
+        SCOPED_TRACE(digests == Digests::Made ? "with digests" : "members as ghosts");
+        const auto [parts, matchings, made] = divide(whole, shares, digests);
+        if (made) digested_instances += made->digests.size();
+        const TrafficTotals totals = divided_totals(parts, matchings, options);
+        for (std::size_t r = 0; r < rules.size(); ++r) {
+          SCOPED_TRACE(std::string(rules[r]->id));
+          for (unsigned self = 0; self < processes; ++self) {
+            InstanceSet found(&parts[self]);
+            rules[r]->find({parts[self].trace, matchings[self], options, &totals}, found);
+            std::set<InstanceSet::Entry> expected;
+            for (const InstanceSet::Entry& e : whole_instances[r].entries)
+              if (parts[self].holds(std::get<0>(e))) expected.insert(e);
+            EXPECT_EQ(found.entries, expected) << "process " << self << " of " << processes;
+          }
         }
       }
     }
   }
   for (const Pattern* rule : rules)
     EXPECT_TRUE(compared.contains(rule)) << rule->id << ": no test trace has instances";
+  EXPECT_GT(digested_instances, 0u);
 }
 
 }  // namespace

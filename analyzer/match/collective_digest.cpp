@@ -1,0 +1,170 @@
+#include "collective_digest.h"
+
+#include <algorithm>
+
+#include "collective_dependency.h"
+#include "communicator_ranks.h"
+#include "matching.h"
+
+namespace collwrap {
+namespace {
+
+// Whether `a` goes before `b` as the extreme a rule picks: a larger (`latest`) or smaller time,
+// and of equal times the member first in the communicator.
+bool before(const DigestMember& a, TimeNs ta, const DigestMember& b, TimeNs tb, bool latest) {
+  if (!b.present()) return a.present();
+  if (!a.present()) return false;
+  if (ta != tb) return latest ? ta > tb : ta < tb;
+  return a.position < b.position;
+}
+
+void take_latest_joiner(DigestMember& into, const DigestMember& m) {
+  if (before(m, m.joined, into, into.joined, true)) into = m;
+}
+void take_first_to_leave(DigestMember& into, const DigestMember& m) {
+  if (before(m, m.end, into, into.end, false)) into = m;
+}
+void take_present(DigestMember& into, const DigestMember& m) {
+  if (m.present() && (!into.present() || m.position < into.position)) into = m;
+}
+
+}  // namespace
+
+std::uint32_t CollectiveDigests::find(std::uint32_t comm, std::uint32_t instance) const {
+  const auto it =
+      std::lower_bound(digests.begin(), digests.end(), std::pair(comm, instance),
+                       [](const CollectiveDigest& d, std::pair<std::uint32_t, std::uint32_t> key) {
+                         return std::pair(d.comm, d.instance) < key;
+                       });
+  if (it == digests.end() || it->comm != comm || it->instance != instance) return kNone;
+  return static_cast<std::uint32_t>(it - digests.begin());
+}
+
+bool digestible(const Trace& trace, const Matching& matching, std::uint32_t instance) {
+  const CollectiveInstance& c = matching.collectives[instance];
+  if (c.nonblocking || c.member_count == 0) return false;
+  if (c.family != CollFamily::Barrier && c.family != CollFamily::NxN &&
+      c.family != CollFamily::OneToN)
+    return false;
+  for (std::uint32_t i = 0; i < c.member_count; ++i) {
+    const OpRef m = matching.members[c.first_member + i];
+    const Location& l = trace.locations[m.loc];
+    // A member joins at its Enter: not at an earlier upc_notify (split_phase_wait), nor as its
+    // UPC sync modes say.
+    if (l.op_kind[m.op] != OpKind::CollectiveEnd || upc_sync_of(l, m.op) != 0 ||
+        l.op_call[m.op] == kNone || split_phase_wait(trace, l, l.op_call[m.op]))
+      return false;
+  }
+  return true;
+}
+
+CollectiveDigests partial_digests(const Trace& trace, const Matching& matching) {
+  CollectiveDigests out;
+  out.digested_comm.assign(trace.comms.size(), kNoInstance);
+  for (std::uint32_t i = 0; i < matching.collectives.size(); ++i) {
+    const std::uint32_t comm = matching.collectives[i].comm;
+    if (comm >= trace.comms.size()) continue;
+    if (!digestible(trace, matching, i))
+      out.digested_comm[comm] = kNotDigested;
+    else if (out.digested_comm[comm] == kNoInstance)
+      out.digested_comm[comm] = kDigested;
+  }
+  CommunicatorRanks positions(trace);
+  std::vector<std::uint32_t> seen(trace.comms.size(), 0);  // instances of each so far
+  for (const CollectiveInstance& c : matching.collectives) {
+    if (c.comm >= trace.comms.size()) continue;
+    const std::uint32_t instance = seen[c.comm]++;
+    if (out.digested_comm[c.comm] != kDigested) continue;
+    CollectiveDigest d;
+    d.comm = c.comm;
+    d.instance = instance;
+    d.op = c.op;
+    d.family = c.family;
+    d.root = c.root;
+    for (std::uint32_t i = 0; i < c.member_count; ++i) {
+      const OpRef op = matching.members[c.first_member + i];
+      const Location& l = trace.locations[op.loc];
+      const std::uint32_t call = l.op_call[op.op];
+      const std::int32_t position = positions.of(c.comm, l.rank);
+      DigestMember m{position == kNoWorldRank ? kNone : static_cast<std::uint32_t>(position),
+                     op.loc,
+                     l.rank,
+                     l.thread,
+                     l.call_enter[call],
+                     l.call_leave[call]};
+      CollectiveDigest part = d;
+      part.members = 1;
+      part.op = l.op_coll[op.op];
+      part.root = l.op_peer[op.op];
+      part.moves_data = l.bytes_sent(op.op) > 0 || l.bytes_received(op.op) > 0;
+      part.first = part.last_joiner = part.first_to_leave = m;
+      if (l.rank == c.root) part.root_member = m;
+      if (i == 0) {
+        d = part;
+      } else {
+        merge_digest(d, part);
+      }
+    }
+    out.digests.push_back(d);
+  }
+  std::sort(out.digests.begin(), out.digests.end(),
+            [](const CollectiveDigest& a, const CollectiveDigest& b) {
+              return std::pair(a.comm, a.instance) < std::pair(b.comm, b.instance);
+            });
+  return out;
+}
+
+void merge_digest(CollectiveDigest& into, const CollectiveDigest& part) {
+  if (part.members == 0) return;
+  if (into.members == 0) {
+    into = part;
+    return;
+  }
+  into.mismatched |= part.mismatched || part.op != into.op || part.root != into.root;
+  into.moves_data |= part.moves_data;
+  into.members += part.members;
+  if (part.first.position < into.first.position) {
+    into.first = part.first;
+    into.op = part.op;
+    into.family = part.family;
+    into.root = part.root;
+  }
+  take_latest_joiner(into.last_joiner, part.last_joiner);
+  take_first_to_leave(into.first_to_leave, part.first_to_leave);
+  take_present(into.root_member, part.root_member);
+}
+
+CollectiveDigests merge_digests(const CollectiveDigests& a, const CollectiveDigests& b) {
+  CollectiveDigests out;
+  out.digested_comm.assign(std::max(a.digested_comm.size(), b.digested_comm.size()), kNoInstance);
+  for (const CollectiveDigests* p : {&a, &b})
+    for (std::size_t c = 0; c < p->digested_comm.size(); ++c) {
+      std::uint8_t& state = out.digested_comm[c];
+      if (p->digested_comm[c] == kNotDigested)
+        state = kNotDigested;
+      else if (p->digested_comm[c] == kDigested && state == kNoInstance)
+        state = kDigested;
+    }
+  std::size_t room = 0;
+  for (const CollectiveDigests* p : {&a, &b})
+    for (const CollectiveDigest& d : p->digests) room += out.digested(d.comm);
+  out.digests.reserve(room);
+  const auto key = [](const CollectiveDigest& d) { return std::pair(d.comm, d.instance); };
+  auto i = a.digests.begin(), j = b.digests.begin();
+  const auto take = [&](const CollectiveDigest& d) {
+    if (!out.digested(d.comm)) return;
+    if (!out.digests.empty() && key(out.digests.back()) == key(d))
+      merge_digest(out.digests.back(), d);
+    else
+      out.digests.push_back(d);
+  };
+  while (i != a.digests.end() || j != b.digests.end()) {
+    if (j == b.digests.end() || (i != a.digests.end() && key(*i) <= key(*j)))
+      take(*i++);
+    else
+      take(*j++);
+  }
+  return out;
+}
+
+}  // namespace collwrap
