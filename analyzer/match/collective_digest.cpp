@@ -75,9 +75,12 @@ CollectiveDigests partial_digests(const Trace& trace, const Matching& matching) 
     if (c.comm >= trace.comms.size()) continue;
     const std::uint32_t instance = seen[c.comm]++;
     if (out.digested_comm[c.comm] != kDigested) continue;
+    // The members come in rank-in-communicator order: the first is the instance's head.
+    const std::vector<std::int32_t>& table = positions.ranks(c.comm);
     CollectiveDigest d;
     d.comm = c.comm;
     d.instance = instance;
+    d.members = c.member_count;
     d.op = c.op;
     d.family = c.family;
     d.root = c.root;
@@ -85,25 +88,18 @@ CollectiveDigests partial_digests(const Trace& trace, const Matching& matching) 
       const OpRef op = matching.members[c.first_member + i];
       const Location& l = trace.locations[op.loc];
       const std::uint32_t call = l.op_call[op.op];
-      const std::int32_t position = positions.of(c.comm, l.rank);
-      DigestMember m{position == kNoWorldRank ? kNone : static_cast<std::uint32_t>(position),
-                     op.loc,
-                     l.rank,
-                     l.thread,
-                     l.call_enter[call],
-                     l.call_leave[call]};
-      CollectiveDigest part = d;
-      part.members = 1;
-      part.op = l.op_coll[op.op];
-      part.root = l.op_peer[op.op];
-      part.moves_data = l.bytes_sent(op.op) > 0 || l.bytes_received(op.op) > 0;
-      part.first = part.last_joiner = part.first_to_leave = m;
-      if (l.rank == c.root) part.root_member = m;
-      if (i == 0) {
-        d = part;
-      } else {
-        merge_digest(d, part);
-      }
+      const DigestMember m{static_cast<std::uint32_t>(positions.of(table, l.rank)),
+                           op.loc,
+                           l.rank,
+                           l.thread,
+                           l.call_enter[call],
+                           l.call_leave[call]};
+      d.mismatched |= l.op_coll[op.op] != d.op || l.op_peer[op.op] != d.root;
+      d.moves_data |= l.bytes_sent(op.op) > 0 || l.bytes_received(op.op) > 0;
+      if (i == 0) d.first = m;
+      take_latest_joiner(d.last_joiner, m);
+      take_first_to_leave(d.first_to_leave, m);
+      if (l.rank == c.root) d.root_member = m;
     }
     out.digests.push_back(d);
   }

@@ -16,6 +16,14 @@ class CommunicatorRanks {
 
   // kNoWorldRank when the communicator does not contain the rank.
   std::int32_t of(std::uint32_t comm, std::int32_t world_rank) {
+    return of(ranks(comm), world_rank);
+  }
+  // The same from the communicator's table (ranks()), for many ranks of one communicator.
+  std::int32_t of(const std::vector<std::int32_t>& table, std::int32_t world_rank) const {
+    return world_rank >= 0 && world_rank < trace_.world_size ? table[world_rank] : kNoWorldRank;
+  }
+  // By world rank, its rank in the communicator, or kNoWorldRank.
+  const std::vector<std::int32_t>& ranks(std::uint32_t comm) {
     auto [it, inserted] = ranks_.try_emplace(comm);
     if (inserted) {
       it->second.assign(static_cast<std::size_t>(std::max(trace_.world_size, 0)), kNoWorldRank);
@@ -24,8 +32,7 @@ class CommunicatorRanks {
         if (members[i] >= 0 && members[i] < trace_.world_size)
           it->second[members[i]] = static_cast<std::int32_t>(i);
     }
-    return world_rank >= 0 && world_rank < trace_.world_size ? it->second[world_rank]
-                                                             : kNoWorldRank;
+    return it->second;
   }
 
  private:
