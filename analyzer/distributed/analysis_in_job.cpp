@@ -12,7 +12,6 @@
 
 #include "byte_exchange.h"
 #include "byte_fields.h"
-#include "collective_matching.h"
 #include "clock_repair_in_job.h"
 #include "compute_grains.h"
 #include "ghost_exchange.h"
@@ -68,42 +67,45 @@ T merged_in_job(const T& mine, Merge merge, ToBytes to_bytes, FromBytes from_byt
   return from_bytes(bytes);
 }
 
-// The digests of the collectives of every process's share (collective_digest.h): each
-// matches the collectives of its own locations alone (`links`: their request pairs) and
-// digests them, and process 0 merges the parts.
-CollectiveDigests digests_in_job(const Trace& trace, Matching& links, const LocationRange& held) {
-  MatchCounts uncounted;  // the matching proper counts
-  match_collectives(trace, links, uncounted, held);
-  const CollectiveDigests mine = partial_digests(trace, links);
-  links.collectives = {};
-  links.members = {};
-  links.starts = {};
+// Which communicators the job digests (collective_digest.h): the least of every process's
+// answer of its own locations.
+std::vector<std::uint8_t> digested_in_job(const Trace& trace, const LocationRange& held) {
+  std::vector<std::uint8_t> digested = digestible_communicators(trace, held);
+  MPI_Allreduce(MPI_IN_PLACE, digested.data(), static_cast<int>(digested.size()), MPI_UINT8_T,
+                MPI_MIN, MPI_COMM_WORLD);
+  return digested;
+}
+
+// The digests of the collectives of the digested communicators: each process digests the
+// members its matching has (its own), process 0 merges the parts, and each process takes the
+// digests in place of the others' members (apply_digests).
+void digest_in_job(const Trace& trace, Matching& matching, const LocationRange& held,
+                   CollectiveDigests& digests) {
   const auto fields = [](auto& io, auto& d) {
     io.vector(d.digested_comm);
     io.vector(d.digests);
   };
-  return merged_in_job(
-      mine,
-      [](CollectiveDigests& sum, const CollectiveDigests& part) {
-        sum = merge_digests(sum, part);
-      },
+  digests = merged_in_job(
+      partial_digests(trace, matching, digests.digested_comm),
+      [](CollectiveDigests& sum, const CollectiveDigests& part) { sum = merge_digests(sum, part); },
       [&](const CollectiveDigests& d) { return to_bytes(d, fields); },
       [&](std::span<const char> bytes) {
         return from_bytes<CollectiveDigests>(bytes, "the digests of the collectives", fields);
       });
+  apply_digests(trace, matching, digests, held);
 }
 
-// The partial trace of this process: its share and the others' ghosts of it; with `digests`,
-// the collectives' members that the digests stand for stay where they are.
+// The partial trace of this process: its share and the others' ghosts of it, but of the
+// members of the `digested_comms` collectives.
 PartialTrace partial_trace_in_job(Trace trace, const std::vector<LocationRange>& shares,
-                                  unsigned self, unsigned threads, CollectiveDigests* digests) {
+                                  unsigned self, unsigned threads,
+                                  const std::vector<std::uint8_t>* digested_comms) {
   const LocationRange held = shares.at(self);
   const ProcessMap map(trace, shares);
   Matching links;  // only the request pairs, of the held locations
   link_requests(trace, links, threads, held);
-  if (digests) *digests = digests_in_job(trace, links, held);
   PartialTrace part{std::move(trace), held, {}, {}};
-  exchange_ghosts(part, links, map, self, threads, digests);
+  exchange_ghosts(part, links, map, self, threads, digested_comms);
   return part;
 }
 
@@ -242,18 +244,24 @@ std::optional<AnalysisResult> analyze_in_job(const MpiJob& job, const std::strin
             static_cast<std::ptrdiff_t>(std::min(share.end, read.reports.size())));
     std::vector<LocationReport>().swap(read.reports);
     std::vector<std::string> archive_messages = read.trace.warnings.messages;
-    // The share with the others' ghosts, matched; with `digests`, the digested collectives'
-    // members stay where they are.
+    // The share with the others' ghosts, matched; with `digests`, of the communicators that
+    // the job digests, the members stay where they are and the digests stand for them.
     const auto partial_and_matched = [&](LocationsRead& share, CollectiveDigests* digests) {
       start_time_at_zero_in_job(share.trace, threads);
       share.trace.finish_indexes();
+      const std::vector<std::uint8_t>* digested = nullptr;
+      if (digests) {
+        digests->digested_comm = digested_in_job(share.trace, share.shares.at(job.rank()));
+        digested = &digests->digested_comm;
+      }
       PartialTrace part =
-          partial_trace_in_job(std::move(share.trace), share.shares, job.rank(), threads, digests);
-      give_back_freed_memory();  // the copies sent as the others' ghosts
+          partial_trace_in_job(std::move(share.trace), share.shares, job.rank(), threads, digested);
+      give_back_freed_memory();        // the copies sent as the others' ghosts
       if (digests) phase("matching");  // not again when the shares are read once more
       Matching matching =
-          match_trace_and_release_request_ids(part.trace, threads, part.held, digests);
+          match_trace_and_release_request_ids(part.trace, threads, part.held, digested);
       give_back_freed_memory();  // the matching's working tables
+      if (digests) digest_in_job(part.trace, matching, part.held, *digests);
       return std::pair(std::move(part), std::move(matching));
     };
     CollectiveDigests digests;

@@ -63,7 +63,8 @@ ReceivedGhost ghost_of(const std::vector<std::uint64_t>& header, std::uint32_t l
 }  // namespace
 
 void exchange_ghosts(PartialTrace& part, const Matching& links, const ProcessMap& map,
-                     unsigned self, unsigned threads, const CollectiveDigests* digests) {
+                     unsigned self, unsigned threads,
+                     const std::vector<std::uint8_t>* digested_comms) {
   const Trace& trace = part.trace;
   const unsigned processes = map.processes();
   const std::size_t first = part.held.first;
@@ -72,7 +73,8 @@ void exchange_ghosts(PartialTrace& part, const Matching& links, const ProcessMap
   const std::size_t held = end > first ? end - first : 0;
   std::vector<std::vector<GhostSelection>> selected(held);
   parallel_for(held, threads, [&](std::size_t i) {
-    selected[i] = select_ghosts(trace, links, static_cast<std::uint32_t>(first + i), map, digests);
+    selected[i] =
+        select_ghosts(trace, links, static_cast<std::uint32_t>(first + i), map, digested_comms);
   });
   const auto locations = static_cast<std::uint32_t>(trace.locations.size());
 

@@ -20,8 +20,10 @@ namespace collwrap {
 // `links`: the request pairs of the held locations (link_requests). `self`: this process.
 // `threads`: how many cores select and copy the ghosts (0: one per core); only the main thread
 // calls MPI.
-// `digests`: the collectives whose members need not travel (select_ghosts), or null.
+// `digested_comms`: the communicators whose collectives' members need not travel
+// (select_ghosts), or null.
 void exchange_ghosts(PartialTrace& part, const Matching& links, const ProcessMap& map,
-                     unsigned self, unsigned threads, const CollectiveDigests* digests = nullptr);
+                     unsigned self, unsigned threads,
+                     const std::vector<std::uint8_t>* digested_comms = nullptr);
 
 }  // namespace collwrap

@@ -88,7 +88,7 @@ class OpenEpochs {
 
 std::vector<GhostSelection> select_ghosts(const Trace& trace, const Matching& links,
                                           std::uint32_t location, const ProcessMap& map,
-                                          const CollectiveDigests* digests) {
+                                          const std::vector<std::uint8_t>* digested_comms) {
   const Location& l = trace.locations[location];
   Selection selection(map.processes(), map.holder(location));
   OpenEpochs epochs(trace, map);
@@ -105,7 +105,7 @@ std::vector<GhostSelection> select_ghosts(const Trace& trace, const Matching& li
         break;
       case OpKind::CollectiveEnd:
       case OpKind::NbcComplete:  // with its post
-        if (digests && digests->digested(l.op_comm[op])) break;
+        if (digested(digested_comms, l.op_comm[op])) break;
         selection.add(map.holders_of_comm(l.op_comm[op]), op, partner);
         if (l.op_kind[op] == OpKind::CollectiveEnd && l.op_call[op] != kNone)
           if (const std::uint32_t notify = split_phase_notify(trace, location, l.op_call[op]);

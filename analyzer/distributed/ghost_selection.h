@@ -19,7 +19,7 @@
 //     holds, and the transfers of such an access epoch (rma_late_post, rma_early_wait,
 //     rma_late_complete).
 // And the upc_notify call (without records) of a split-phase barrier's member. Of a
-// communicator whose collectives `digests` digests (collective_digest.h), no member.
+// communicator that `digested_comms` digests (collective_digest.h), no member.
 #pragma once
 
 #include <cstdint>
@@ -41,8 +41,8 @@ struct GhostSelection {
 // For each process, what it needs of `location` (held by map.holder(location)); empty for the
 // holder itself and for processes that need nothing. `links`: the location's request pairs
 // (link_requests; Matching::partner_of).
-std::vector<GhostSelection> select_ghosts(const Trace& trace, const Matching& links,
-                                          std::uint32_t location, const ProcessMap& map,
-                                          const CollectiveDigests* digests = nullptr);
+std::vector<GhostSelection> select_ghosts(
+    const Trace& trace, const Matching& links, std::uint32_t location, const ProcessMap& map,
+    const std::vector<std::uint8_t>* digested_comms = nullptr);
 
 }  // namespace collwrap

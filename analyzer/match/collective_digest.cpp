@@ -40,41 +40,45 @@ std::uint32_t CollectiveDigests::find(std::uint32_t comm, std::uint32_t instance
   return static_cast<std::uint32_t>(it - digests.begin());
 }
 
-bool digestible(const Trace& trace, const Matching& matching, std::uint32_t instance) {
-  const CollectiveInstance& c = matching.collectives[instance];
-  if (c.nonblocking || c.member_count == 0) return false;
-  if (c.family != CollFamily::Barrier && c.family != CollFamily::NxN &&
-      c.family != CollFamily::OneToN)
-    return false;
-  for (std::uint32_t i = 0; i < c.member_count; ++i) {
-    const OpRef m = matching.members[c.first_member + i];
-    const Location& l = trace.locations[m.loc];
-    // A member joins at its Enter: not at an earlier upc_notify (split_phase_wait), nor as its
-    // UPC sync modes say.
-    if (l.op_kind[m.op] != OpKind::CollectiveEnd || upc_sync_of(l, m.op) != 0 ||
-        l.op_call[m.op] == kNone || split_phase_wait(trace, l, l.op_call[m.op]))
-      return false;
+std::vector<std::uint8_t> digestible_communicators(const Trace& trace, const LocationRange& at) {
+  std::vector<std::uint8_t> state(trace.comms.size(), kNoInstance);
+  for (std::uint32_t loc = 0; loc < trace.locations.size(); ++loc) {
+    if (!at.contains(loc)) continue;
+    const Location& l = trace.locations[loc];
+    for (std::uint32_t op = 0; op < l.ops(); ++op) {
+      const OpKind kind = l.op_kind[op];
+      if (kind != OpKind::CollectiveEnd && kind != OpKind::NbcComplete) continue;
+      const std::uint32_t comm = l.op_comm[op], call = l.op_call[op];
+      if (comm >= state.size()) continue;
+      bool digestible = kind == OpKind::CollectiveEnd && call != kNone;
+      if (digestible) {
+        const CollFamily family =
+            collective_family(l.op_coll[op], trace.regions[l.call_region[call]].role);
+        // A member joins at its Enter: not at an earlier upc_notify (split_phase_wait), nor as
+        // its UPC sync modes say.
+        digestible = (family == CollFamily::Barrier || family == CollFamily::NxN ||
+                      family == CollFamily::OneToN) &&
+                     upc_sync_of(l, op) == 0 && !split_phase_wait(trace, l, call);
+      }
+      if (!digestible)
+        state[comm] = kNotDigested;
+      else if (state[comm] == kNoInstance)
+        state[comm] = kDigested;
+    }
   }
-  return true;
+  return state;
 }
 
-CollectiveDigests partial_digests(const Trace& trace, const Matching& matching) {
+CollectiveDigests partial_digests(const Trace& trace, const Matching& matching,
+                                  const std::vector<std::uint8_t>& digested_comm) {
   CollectiveDigests out;
-  out.digested_comm.assign(trace.comms.size(), kNoInstance);
-  for (std::uint32_t i = 0; i < matching.collectives.size(); ++i) {
-    const std::uint32_t comm = matching.collectives[i].comm;
-    if (comm >= trace.comms.size()) continue;
-    if (!digestible(trace, matching, i))
-      out.digested_comm[comm] = kNotDigested;
-    else if (out.digested_comm[comm] == kNoInstance)
-      out.digested_comm[comm] = kDigested;
-  }
+  out.digested_comm = digested_comm;
   CommunicatorRanks positions(trace);
   std::vector<std::uint32_t> seen(trace.comms.size(), 0);  // instances of each so far
   for (const CollectiveInstance& c : matching.collectives) {
     if (c.comm >= trace.comms.size()) continue;
     const std::uint32_t instance = seen[c.comm]++;
-    if (out.digested_comm[c.comm] != kDigested) continue;
+    if (!out.digested(c.comm)) continue;
     // The members come in rank-in-communicator order: the first is the instance's head.
     const std::vector<std::int32_t>& table = positions.ranks(c.comm);
     CollectiveDigest d;
@@ -108,6 +112,42 @@ CollectiveDigests partial_digests(const Trace& trace, const Matching& matching) 
               return std::pair(a.comm, a.instance) < std::pair(b.comm, b.instance);
             });
   return out;
+}
+
+void apply_digests(const Trace& trace, Matching& matching, const CollectiveDigests& digests,
+                   const LocationRange& counted) {
+  matching.digests = &digests;
+  MatchCounts& counts = matching.counts;
+  std::vector<std::uint32_t> seen(trace.comms.size(), 0);  // instances of each so far
+  for (CollectiveInstance& c : matching.collectives) {
+    if (c.comm >= trace.comms.size()) continue;
+    const std::uint32_t instance = seen[c.comm]++;
+    if (!digests.digested(c.comm)) continue;
+    const std::uint32_t index = digests.find(c.comm, instance);
+    if (index == kNone) continue;
+    const CollectiveDigest& d = digests.digests[index];
+    c.op = d.op;
+    c.family = d.family;
+    c.root = d.root;
+    c.complete = d.members == trace.comms[c.comm].world_ranks.size();
+    c.digest = index;
+    if (counted.contains(d.first.loc)) {
+      counts.incomplete_collectives += !c.complete;
+      counts.mismatched_collectives += d.mismatched;
+    }
+    // for_each_collective_dependency, member by member.
+    const CollFamily family = clock_dependency_family(d.family, d.moves_data, 0);
+    for (std::uint32_t i = 0; i < c.member_count; ++i) {
+      const OpRef m = matching.members[c.first_member + i];
+      if (!counted.contains(m.loc)) continue;
+      const Location& l = trace.locations[m.loc];
+      const TimeNs exit = l.call_leave[l.op_call[m.op]];
+      if (family == CollFamily::Barrier || family == CollFamily::NxN)
+        counts.clock_violations += exit < d.last_joiner.joined;
+      else if (family == CollFamily::OneToN && d.root_member.present() && l.rank != d.root)
+        counts.clock_violations += exit < d.root_member.joined;
+    }
+  }
 }
 
 void merge_digest(CollectiveDigest& into, const CollectiveDigest& part) {

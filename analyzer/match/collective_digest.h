@@ -7,10 +7,9 @@
 // first (barrier_completion, nxn_completion), the root (late_broadcast); the matcher's counts
 // read the number of members, whether they agree on the operation and root, whether any moved
 // data, and the same latest entry and root entry for the clock condition. Each process digests
-// the members it holds (partial_digests), the processes merge the parts (merge_digest), and
-// every process then matches its own members of the instance with the digest in place of the
-// others (match_trace with digests). A tie goes to the member first in rank-in-communicator
-// order, as on the whole trace.
+// the members it holds (partial_digests), the processes merge the parts (merge_digests), and
+// every process then takes the digest in place of the others' members (apply_digests). A tie
+// goes to the member first in rank-in-communicator order, as on the whole trace.
 //
 // Only communicators whose every instance is a blocking MPI or OpenSHMEM collective of those
 // three families are digested; the others' members still travel as ghosts.
@@ -19,6 +18,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "location_shares.h"
 #include "trace_model.h"
 
 namespace collwrap {
@@ -56,25 +56,40 @@ struct CollectiveDigest {
 // decision to the others.
 enum CommDigest : std::uint8_t { kNotDigested = 0, kDigested = 1, kNoInstance = 2 };
 
+// Whether the job digests `comm`, by what it answered of each (CommDigest); none without one.
+inline bool digested(const std::vector<std::uint8_t>* digested_comm, std::uint32_t comm) {
+  return digested_comm && comm < digested_comm->size() && (*digested_comm)[comm] == kDigested;
+}
+
 // A job's digests, by (comm, instance), and which communicators they digest.
 struct CollectiveDigests {
   std::vector<std::uint8_t> digested_comm;  // CommDigest, by communicator
   std::vector<CollectiveDigest> digests;    // sorted by (comm, instance)
 
-  bool digested(std::uint32_t comm) const {
-    return comm < digested_comm.size() && digested_comm[comm] == kDigested;
-  }
+  bool digested(std::uint32_t comm) const { return collwrap::digested(&digested_comm, comm); }
   // Index into digests, or kNone.
   std::uint32_t find(std::uint32_t comm, std::uint32_t instance) const;
 };
 
-// Whether an instance's communicator may be digested: a blocking collective of the barrier,
-// N×N or one-to-N family, without UPC sync modes.
-bool digestible(const Trace& trace, const Matching& matching, std::uint32_t instance);
+// By communicator (CommDigest), whether the collectives of the `at` locations may all be
+// digested: blocking collectives of the barrier, N×N or one-to-N family, without UPC sync
+// modes, whose members join at their Enter. Each process of a job asks of its own locations;
+// the least answer of all (kNotDigested < kDigested < kNoInstance) is the job's.
+std::vector<std::uint8_t> digestible_communicators(const Trace& trace,
+                                                   const LocationRange& at = {});
 
-// The digest of each instance of `matching` (of a trace that holds only some members of each),
-// of the communicators whose instances are all digestible (digested_comm).
-CollectiveDigests partial_digests(const Trace& trace, const Matching& matching);
+// The digest of each instance of `matching` on a communicator that `digested_comm` digests,
+// from the members `matching` has (a process's own); digested_comm is copied into the result.
+CollectiveDigests partial_digests(const Trace& trace, const Matching& matching,
+                                  const std::vector<std::uint8_t>& digested_comm);
+
+// Gives each instance of `matching` on a digested communicator, which match_trace left without
+// its figures, what its digest says (complete, its operation, family and root, and the digest),
+// and counts at the `counted` locations what the matcher counts of the others: incomplete and
+// mismatched instances where the first member is, and each member's clock violation where it
+// is, against the digest's latest entry (or root's entry). `digests` must outlive `matching`.
+void apply_digests(const Trace& trace, Matching& matching, const CollectiveDigests& digests,
+                   const LocationRange& counted = {});
 
 // Adds a part of another process's members to a digest of the same instance.
 void merge_digest(CollectiveDigest& into, const CollectiveDigest& part);

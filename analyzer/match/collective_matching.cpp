@@ -134,28 +134,11 @@ std::uint64_t count_violations(const Trace& trace, const CollectiveInstance& ins
   return violations;
 }
 
-// The members at `counted` locations that left before the entry they depend on, by the
-// digest's figures of all members (for_each_collective_dependency, member by member).
-std::uint64_t count_violations(const Trace& trace, const CollectiveDigest& d,
-                               const std::vector<const Participation*>& members,
-                               const LocationRange& counted) {
-  const CollFamily family = clock_dependency_family(d.family, d.moves_data, 0);
-  std::uint64_t violations = 0;
-  for (const Participation* p : members) {
-    if (!counted.contains(p->loc)) continue;
-    if (family == CollFamily::Barrier || family == CollFamily::NxN)
-      violations += p->exit(trace) < d.last_joiner.joined;
-    else if (family == CollFamily::OneToN && d.root_member.present() &&
-             trace.locations[p->loc].rank != d.root)
-      violations += p->exit(trace) < d.root_member.joined;
-  }
-  return violations;
-}
-
 }  // namespace
 
 void match_collectives(const Trace& trace, Matching& m, MatchCounts& counts,
-                       const LocationRange& counted, const CollectiveDigests* digests) {
+                       const LocationRange& counted,
+                       const std::vector<std::uint8_t>* digested_comms) {
   Streams streams(trace);
   const std::vector<Participation> parts =
       collect_participations(trace, m, streams, counted, counts.invalid_ops);
@@ -221,21 +204,8 @@ void match_collectives(const Trace& trace, Matching& m, MatchCounts& counts,
         m.members.push_back(p->member_op());
         m.starts.push_back(p->start_op());
       }
-      const std::uint32_t digest =
-          digests && digests->digested(comm) ? digests->find(comm, n) : kNone;
-      if (digest != kNone) {
-        const CollectiveDigest& d = digests->digests[digest];
-        inst.op = d.op;
-        inst.family = d.family;
-        inst.root = d.root;
-        inst.complete = d.members == comm_size;
-        inst.digest = digest;
-        if (counted.contains(d.first.loc)) {
-          counts.incomplete_collectives += !inst.complete;
-          counts.mismatched_collectives += d.mismatched;
-        }
-        counts.clock_violations += count_violations(trace, d, members, counted);
-      } else if (counted.contains(head.loc)) {
+      // A digested communicator's instances are counted by apply_digests.
+      if (!digested(digested_comms, comm) && counted.contains(head.loc)) {
         counts.incomplete_collectives += !inst.complete;
         counts.mismatched_collectives += mismatched;
         counts.clock_violations += count_violations(trace, inst, moves_data, members);

@@ -15,12 +15,11 @@ namespace collwrap {
 // Touches no other part of `matching`, so that it can run beside match_messages. Counts only
 // invalid ops at the `counted` locations and instances whose first member is there.
 //
-// With `digests` (a process of a job), an instance of a digested communicator takes what its
-// digest says of all members (complete, mismatched, its operation and root) and refers to it
-// (CollectiveInstance::digest); its members are those of the trace, and each is counted as a
-// clock violation at its own location against the digest's entries.
+// `digested_comms` (a process of a job, collective_digest.h): the communicators whose instances
+// have only this process's members here; they are not counted, their figures and counts come
+// from apply_digests.
 void match_collectives(const Trace& trace, Matching& matching, MatchCounts& counts,
                        const LocationRange& counted = {},
-                       const CollectiveDigests* digests = nullptr);
+                       const std::vector<std::uint8_t>* digested_comms = nullptr);
 
 }  // namespace collwrap

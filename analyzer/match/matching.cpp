@@ -24,15 +24,14 @@ namespace {
 
 // Messages and collectives, once the requests are linked.
 void match_linked(const Trace& trace, Matching& matching, unsigned threads,
-                  const LocationRange& counted, const CollectiveDigests* digests) {
-  matching.digests = digests;
+                  const LocationRange& counted, const std::vector<std::uint8_t>* digested_comms) {
   MatchCounts collective_counts;
   // The two matchers fill disjoint parts of the matching; with one thread they run in turn.
   parallel_for(2, threads, [&](std::size_t task) {
     if (task == 0)
       match_messages(trace, matching, matching.counts, threads, counted);
     else
-      match_collectives(trace, matching, collective_counts, counted, digests);
+      match_collectives(trace, matching, collective_counts, counted, digested_comms);
   });
   matching.counts += collective_counts;
 }
@@ -40,22 +39,22 @@ void match_linked(const Trace& trace, Matching& matching, unsigned threads,
 }  // namespace
 
 Matching match_trace(const Trace& trace, unsigned threads, const LocationRange& counted,
-                     const CollectiveDigests* digests) {
+                     const std::vector<std::uint8_t>* digested_comms) {
   Matching matching;
   // Both matchers order nonblocking ops by their post.
   link_requests(trace, matching, threads, counted);
-  match_linked(trace, matching, threads, counted, digests);
+  match_linked(trace, matching, threads, counted, digested_comms);
   return matching;
 }
 
 Matching match_trace_and_release_request_ids(Trace& trace, unsigned threads,
                                              const LocationRange& counted,
-                                             const CollectiveDigests* digests) {
+                                             const std::vector<std::uint8_t>* digested_comms) {
   Matching matching;
   link_requests(trace, matching, threads, counted);
   trace.release_request_ids();
   give_back_freed_memory();
-  match_linked(trace, matching, threads, counted, digests);
+  match_linked(trace, matching, threads, counted, digested_comms);
   return matching;
 }
 

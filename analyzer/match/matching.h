@@ -83,7 +83,8 @@ struct Matching {
 
   MatchCounts counts;
 
-  // The digests of the instances whose members other processes of a job hold, or null.
+  // The digests of the instances whose members other processes of a job hold (apply_digests),
+  // or null.
   const CollectiveDigests* digests = nullptr;
 
   // The other op of a request pair (request_partner), or kNone.
@@ -99,17 +100,17 @@ struct Matching {
 // unmatched sends, receives and requests and invalid ops where they are; messages and their
 // clock violations at the receive; collective instances and their violations at their first
 // member (in rank-in-communicator order).
-// `digests`: in a job, the digests of the collectives whose other members this process does
-// not hold (collective_digest.h); they must outlive the matching.
+// `digested_comms`: in a job, the communicators whose collectives' other members this process
+// does not hold (collective_digest.h): their instances wait for apply_digests.
 Matching match_trace(const Trace& trace, unsigned threads = 0, const LocationRange& counted = {},
-                     const CollectiveDigests* digests = nullptr);
+                     const std::vector<std::uint8_t>* digested_comms = nullptr);
 
 // match_trace for the owner of the trace, who reads no request ids after it: they go as soon
 // as the requests are linked (8 bytes per op of each location with a nonblocking call), and
 // their pages back to the system, so that they are not held beside the matching's tables.
-Matching match_trace_and_release_request_ids(Trace& trace, unsigned threads = 0,
-                                             const LocationRange& counted = {},
-                                             const CollectiveDigests* digests = nullptr);
+Matching match_trace_and_release_request_ids(
+    Trace& trace, unsigned threads = 0, const LocationRange& counted = {},
+    const std::vector<std::uint8_t>* digested_comms = nullptr);
 
 // The op that completed a message's send: the IsendComplete of a nonblocking send (invalid if
 // it never completed), the send itself for a blocking one.

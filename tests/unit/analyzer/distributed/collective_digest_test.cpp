@@ -46,12 +46,17 @@ std::vector<std::vector<LocationRange>> every_division(std::size_t locations) {
 
 TEST(CollectiveDigests, EveryDivisionMergesToTheWholeTracesDigests) {
   const Trace whole = digested_collectives_trace();
-  const CollectiveDigests expected = partial_digests(whole, match_trace(whole, 1));
-  // The world and ranks 1 and 2's communicator are digested; ranks 0 and 3 scan theirs.
-  ASSERT_EQ(expected.digests.size(), 8u);
+  const CollectiveDigests expected =
+      partial_digests(whole, match_trace(whole, 1), digestible_communicators(whole));
+  // The world and ranks 1 and 2's communicator are digested; ranks 0 and 3 scan theirs, and
+  // members of the other two join otherwise than at their Enter.
+  ASSERT_EQ(expected.digests.size(), 9u);
   EXPECT_TRUE(expected.digested(0));
   EXPECT_TRUE(expected.digested(1));
   EXPECT_FALSE(expected.digested(2));
+  EXPECT_FALSE(expected.digested(3));
+  EXPECT_FALSE(expected.digested(4));
+  EXPECT_TRUE(expected.digests[expected.find(0, 6)].mismatched);
   for (const std::vector<LocationRange>& shares : every_division(whole.locations.size())) {
     SCOPED_TRACE(std::to_string(shares.size()) + " processes, the first holding " +
                  std::to_string(shares[0].end));
@@ -65,7 +70,8 @@ TEST(CollectiveDigests, EveryDivisionMergesToTheWholeTracesDigests) {
 
 TEST(CollectiveDigests, TiesGoToTheMemberFirstInTheCommunicator) {
   const Trace whole = digested_collectives_trace();
-  const CollectiveDigests d = partial_digests(whole, match_trace(whole, 1));
+  const CollectiveDigests d =
+      partial_digests(whole, match_trace(whole, 1), digestible_communicators(whole));
   const CollectiveDigest& barrier = d.digests[d.find(0, 0)];
   EXPECT_EQ(barrier.last_joiner.rank, 1);     // ranks 1 and 3 join at 300
   EXPECT_EQ(barrier.first_to_leave.rank, 0);  // ranks 0 and 2 leave at 350
@@ -80,7 +86,8 @@ TEST(CollectiveDigests, TiesGoToTheMemberFirstInTheCommunicator) {
 
 TEST(CollectiveDigests, PartsDisagreeingOnTheOperationMakeAMismatch) {
   const Trace whole = digested_collectives_trace();
-  CollectiveDigests a = partial_digests(whole, match_trace(whole, 1));
+  CollectiveDigests a =
+      partial_digests(whole, match_trace(whole, 1), digestible_communicators(whole));
   CollectiveDigests b = a;
   for (CollectiveDigest& d : b.digests) d.first.position += 10;  // after a's members
   b.digests[0].op = CollOp::Allreduce;
@@ -95,6 +102,7 @@ TEST(CollectiveDigests, MatchingWithThemCountsAsTheWholeTrace) {
   const Trace whole = digested_collectives_trace();
   const Matching serial = match_trace(whole, 1);
   ASSERT_EQ(serial.counts.clock_violations, 4u);  // two allreduces and two broadcasts
+  ASSERT_EQ(serial.counts.mismatched_collectives, 1u);
   for (const std::vector<LocationRange>& shares : every_division(whole.locations.size())) {
     SCOPED_TRACE(std::to_string(shares.size()) + " processes, the first holding " +
                  std::to_string(shares[0].end));
@@ -117,7 +125,7 @@ TEST(CollectiveDigests, MatchingWithThemCountsAsTheWholeTrace) {
     EXPECT_EQ(sum.clock_violations, serial.counts.clock_violations);
     EXPECT_EQ(sum.incomplete_collectives, serial.counts.incomplete_collectives);
     EXPECT_EQ(sum.mismatched_collectives, serial.counts.mismatched_collectives);
-    EXPECT_EQ(instances, 8u);
+    EXPECT_EQ(instances, 9u);
   }
 }
 

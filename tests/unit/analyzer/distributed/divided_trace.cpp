@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "collective_matching.h"
 #include "every_pattern_trace.h"
 #include "ghost_selection.h"
 #include "request_linkage.h"
@@ -180,6 +179,8 @@ Trace digested_collectives_trace() {
   TraceBuilder b(kVariedRanks);
   const std::uint32_t middle = b.comm({1, 2}, "middle");
   const std::uint32_t ends = b.comm({0, 3}, "ends");
+  const std::uint32_t synced = b.comm({0, 1, 2, 3}, "upc synced");
+  const std::uint32_t split = b.comm({0, 1, 2, 3}, "split phase");
   const TimeNs step = 1000;
   for (int round = 0; round < 2; ++round) {
     const TimeNs t = 10000 * round;
@@ -211,6 +212,19 @@ Trace digested_collectives_trace() {
       }
     }
   }
+  for (int r = 0; r < kVariedRanks; ++r) {
+    // Rank 3 calls another collective than the others: a mismatched instance.
+    const CallRef reduce =
+        b.call(r, r == 3 ? "MPI_Allgather" : "MPI_Allreduce", 30000 + 10 * r, 30100, "d.c", 60);
+    b.collective(reduce, r == 3 ? CollOp::Allgather : CollOp::Allreduce, 0, kNoWorldRank, 8, 8);
+    // Collectives whose members join otherwise than at their Enter: not digested.
+    const CallRef exchange = b.call(r, "upc_all_exchange", 31000 + 10 * r, 31100, "d.c", 70);
+    b.upc_sync(exchange, b.collective(exchange, CollOp::Alltoall, synced, kNoWorldRank, 8, 8),
+               UpcSync::My, UpcSync::My);
+    b.call(r, "upc_notify", 32000 + 10 * r, 32010, "d.c", 80);
+    const CallRef wait = b.call(r, "upc_wait", 32100 + 10 * r, 32200, "d.c", 81);
+    b.collective(wait, CollOp::Barrier, split);
+  }
   return b.finish();
 }
 
@@ -229,23 +243,22 @@ std::vector<std::uint64_t> events_per_location(const Trace& trace) {
   return events;
 }
 
-CollectiveDigests divided_digests(const Trace& whole, const std::vector<LocationRange>& shares) {
-  CollectiveDigests merged;
+std::vector<std::uint8_t> divided_digested_comms(const Trace& whole,
+                                                 const std::vector<LocationRange>& shares) {
+  std::vector<std::uint8_t> least(whole.comms.size(), kNoInstance);
   for (const LocationRange& share : shares) {
-    Trace own = whole;
-    for (std::uint32_t l = 0; l < own.locations.size(); ++l)
-      if (!share.contains(l)) own.locations[l] = own.locations[l].definition_only();
-    Matching m;
-    link_requests(own, m, 1, share);
-    MatchCounts uncounted;
-    match_collectives(own, m, uncounted, share);
-    merged = merge_digests(merged, partial_digests(own, m));
+    const std::vector<std::uint8_t> mine = digestible_communicators(whole, share);
+    for (std::size_t c = 0; c < least.size(); ++c) least[c] = std::min(least[c], mine[c]);
   }
-  return merged;
+  return least;
+}
+
+CollectiveDigests divided_digests(const Trace& whole, const std::vector<LocationRange>& shares) {
+  return *divide(whole, shares).digests;
 }
 
 PartialTrace partial_trace(const Trace& whole, const std::vector<LocationRange>& shares,
-                           unsigned self, const CollectiveDigests* digests) {
+                           unsigned self, const std::vector<std::uint8_t>* digested_comms) {
   const ProcessMap map(whole, shares);
   Matching links;
   link_requests(whole, links, 1);
@@ -258,7 +271,7 @@ PartialTrace partial_trace(const Trace& whole, const std::vector<LocationRange>&
   // this one needs.
   for (std::uint32_t l = 0; l < whole.locations.size(); ++l) {
     if (part.holds(l)) continue;
-    const GhostSelection needs = select_ghosts(whole, links, l, map, digests).at(self);
+    const GhostSelection needs = select_ghosts(whole, links, l, map, digested_comms).at(self);
     if (!needs.empty())
       part.install({l, extract_ghost(whole.locations[l], needs.ops, needs.calls)});
   }
@@ -267,13 +280,26 @@ PartialTrace partial_trace(const Trace& whole, const std::vector<LocationRange>&
 
 DividedTrace divide(const Trace& whole, const std::vector<LocationRange>& shares, Digests digests) {
   DividedTrace divided;
-  if (digests == Digests::Made)
-    divided.digests = std::make_shared<const CollectiveDigests>(divided_digests(whole, shares));
-  for (unsigned self = 0; self < shares.size(); ++self) {
-    divided.parts.push_back(partial_trace(whole, shares, self, divided.digests.get()));
-    divided.matchings.push_back(
-        match_trace(divided.parts.back().trace, 1, shares[self], divided.digests.get()));
+  std::vector<std::uint8_t> comms;
+  const std::vector<std::uint8_t>* digested = nullptr;
+  if (digests == Digests::Made) {
+    comms = divided_digested_comms(whole, shares);
+    digested = &comms;
   }
+  for (unsigned self = 0; self < shares.size(); ++self) {
+    divided.parts.push_back(partial_trace(whole, shares, self, digested));
+    divided.matchings.push_back(match_trace(divided.parts.back().trace, 1, shares[self], digested));
+  }
+  if (!digested) return divided;
+  // Each process digests its members, the parts are merged in process order, and each process
+  // takes the digests.
+  auto merged = std::make_shared<CollectiveDigests>();
+  for (unsigned self = 0; self < shares.size(); ++self)
+    *merged = merge_digests(
+        *merged, partial_digests(divided.parts[self].trace, divided.matchings[self], comms));
+  for (unsigned self = 0; self < shares.size(); ++self)
+    apply_digests(divided.parts[self].trace, divided.matchings[self], *merged, shares[self]);
+  divided.digests = merged;
   return divided;
 }
 

@@ -31,8 +31,10 @@ Trace varied_trace();
 Trace star_trace();
 
 // Four ranks of one thread: barriers, allreduces and broadcasts on the world, with ties for
-// the latest entry and the first exit, collective clock violations, and two communicators of
-// two ranks, one with barriers, one with scans (whose members are not digested).
+// the latest entry and the first exit, collective clock violations and a mismatched instance;
+// two communicators of two ranks, one with barriers, one with scans; and two of all ranks, one
+// with a UPC collective with sync modes, one with a split-phase barrier (the last three are
+// not digested).
 Trace digested_collectives_trace();
 
 // The traces the divided analysis is tested on: every rule that runs divided finds instances
@@ -42,16 +44,19 @@ std::vector<Trace> divided_test_traces();
 // What each location's definitions declare: the weights split_locations divides by.
 std::vector<std::uint64_t> events_per_location(const Trace& trace);
 
-// The digests of the collectives as a job's processes make them (digests_in_job): each
-// digests the collectives of its own locations alone, and the parts are merged in process
-// order.
+// The communicators a job digests (digested_in_job): the least of every process's answer.
+std::vector<std::uint8_t> divided_digested_comms(const Trace& whole,
+                                                 const std::vector<LocationRange>& shares);
+// The digests of the collectives as a job's processes make them (digest_in_job): each digests
+// the members its matching has, and the parts are merged in process order.
 CollectiveDigests divided_digests(const Trace& whole, const std::vector<LocationRange>& shares);
 
 // Process `self`'s partial trace, as the exchange would leave it: its own locations copied
 // from the whole trace, every other process's ghosts for it packed there and read back. With
-// `digests`, no ghost of the members of the collectives they digest.
+// `digested_comms`, no ghost of the members of their collectives.
 PartialTrace partial_trace(const Trace& whole, const std::vector<LocationRange>& shares,
-                           unsigned self, const CollectiveDigests* digests = nullptr);
+                           unsigned self,
+                           const std::vector<std::uint8_t>* digested_comms = nullptr);
 
 // Every process's partial trace and its matching (counting at the process's own locations),
 // with the collectives' digests (as the job analyzes an archive) or, without, their members
