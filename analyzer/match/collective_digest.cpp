@@ -50,7 +50,10 @@ std::vector<std::uint8_t> digestible_communicators(const Trace& trace, const Loc
       if (kind != OpKind::CollectiveEnd && kind != OpKind::NbcComplete) continue;
       const std::uint32_t comm = l.op_comm[op], call = l.op_call[op];
       if (comm >= state.size()) continue;
-      bool digestible = kind == OpKind::CollectiveEnd && call != kNone;
+      // Of a rank whose threads take turns in a communicator's collectives, the n-th instance
+      // is the n-th of all its threads' calls, by time: a process holding one of the threads
+      // would number them otherwise. Only the main thread's are digested.
+      bool digestible = kind == OpKind::CollectiveEnd && call != kNone && l.thread == 0;
       if (digestible) {
         const CollFamily family =
             collective_family(l.op_coll[op], trace.regions[l.call_region[call]].role);

@@ -73,7 +73,7 @@ struct CollectiveDigests {
 
 // By communicator (CommDigest), whether the collectives of the `at` locations may all be
 // digested: blocking collectives of the barrier, N×N or one-to-N family, without UPC sync
-// modes, whose members join at their Enter. Each process of a job asks of its own locations;
+// modes, whose members join at their Enter, called by each rank's main thread. Each process of a job asks of its own locations;
 // the least answer of all (kNotDigested < kDigested < kNoInstance) is the job's.
 std::vector<std::uint8_t> digestible_communicators(const Trace& trace,
                                                    const LocationRange& at = {});

@@ -9,6 +9,7 @@
 
 #include "divided_trace.h"
 #include "matching.h"
+#include "trace_builder.h"
 
 namespace collwrap {
 namespace {
@@ -96,6 +97,22 @@ TEST(CollectiveDigests, PartsDisagreeingOnTheOperationMakeAMismatch) {
   EXPECT_FALSE(merged.digests[1].mismatched);
   EXPECT_EQ(merged.digests[0].op, CollOp::Barrier);  // the first member's
   EXPECT_EQ(merged.digests[0].members, 8u);
+}
+
+TEST(CollectiveDigests, OnlyTheMainThreadsCollectivesAreDigested) {
+  // A rank's threads may take turns in a communicator's collectives: a process that holds one
+  // of them could not tell the instances apart.
+  TraceBuilder b(2, 2);
+  const std::uint32_t other = b.comm({0, 1}, "other");
+  for (int r = 0; r < 2; ++r) {
+    b.collective(b.call(r, "MPI_Barrier", 100, 200), CollOp::Barrier);
+    b.collective(b.call(r, "MPI_Barrier", 300, 400, "t.c", 1, r == 0 ? 1 : 0), CollOp::Barrier,
+                 other);
+  }
+  const Trace trace = b.finish();
+  const std::vector<std::uint8_t> digested = digestible_communicators(trace);
+  EXPECT_EQ(digested[0], kDigested);
+  EXPECT_EQ(digested[other], kNotDigested);
 }
 
 TEST(CollectiveDigests, MatchingWithThemCountsAsTheWholeTrace) {
