@@ -26,15 +26,16 @@
 namespace collwrap {
 namespace {
 
-// The clock repair, when the job's matching found clock-condition violations: each process
-// repairs its locations, its ghosts take their holders' times (clock_repair_in_job.h). As the
-// analyzer alone does, the violations left become the matching's count: process 0's.
+// The clock-condition violations the processes' matchings found.
 std::uint64_t violations_in_job(const Matching& matching) {
   std::uint64_t violations = matching.counts.clock_violations;
   MPI_Allreduce(MPI_IN_PLACE, &violations, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   return violations;
 }
 
+// The clock repair, when the job's matching found clock-condition violations: each process
+// repairs its locations, its ghosts take their holders' times (clock_repair_in_job.h). As the
+// analyzer alone does, the violations left become the matching's count: process 0's.
 void repair_clocks_in_job(PartialTrace& part, Matching& matching,
                           const std::vector<LocationRange>& shares, unsigned self,
                           unsigned threads) {
