@@ -60,7 +60,7 @@ std::vector<std::uint8_t> digestible_communicators(const Trace& trace, const Loc
         // A member joins at its Enter: not at an earlier upc_notify (split_phase_wait), nor as
         // its UPC sync modes say.
         digestible = (family == CollFamily::Barrier || family == CollFamily::NxN ||
-                      family == CollFamily::OneToN) &&
+                      family == CollFamily::OneToN || family == CollFamily::NToOne) &&
                      upc_sync_of(l, op) == 0 && !split_phase_wait(trace, l, call);
       }
       if (!digestible)
@@ -147,6 +147,8 @@ void apply_digests(const Trace& trace, Matching& matching, const CollectiveDiges
         counts.clock_violations += exit < d.last_joiner.joined;
       else if (family == CollFamily::OneToN && d.root_member.present() && l.rank != d.root)
         counts.clock_violations += exit < d.root_member.joined;
+      else if (family == CollFamily::NToOne && l.rank == d.root)
+        counts.clock_violations += exit < d.last_joiner.joined;
     }
   }
 }

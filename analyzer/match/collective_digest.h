@@ -2,9 +2,10 @@
 // members as a whole, so that an analyzer process of a job (analyzer/distributed) need not
 // hold the other processes' members of the instance as ghosts.
 //
-// The rules of the barrier, N×N and one-to-N families read of the members they do not report
-// only extremes: the member that joined last (wait_at_barrier, wait_at_nxn), the one that left
-// first (barrier_completion, nxn_completion), the root (late_broadcast); the matcher's counts
+// The rules of the barrier, N×N, one-to-N and N-to-one families read of the members they do
+// not report only extremes: the member that joined last (wait_at_barrier, wait_at_nxn), the one
+// that left first (barrier_completion, nxn_completion), the root (late_broadcast; early_reduce,
+// whose root waits only when another member joined last); the matcher's counts
 // read the number of members, whether they agree on the operation and root, whether any moved
 // data, and the same latest entry and root entry for the clock condition. Each process digests
 // the members it holds (partial_digests), the processes merge the parts (merge_digests), and
@@ -12,7 +13,7 @@
 // goes to the member first in rank-in-communicator order, as on the whole trace.
 //
 // Only communicators whose every instance is a blocking MPI or OpenSHMEM collective of those
-// three families are digested; the others' members still travel as ghosts.
+// four families are digested; the others' members still travel as ghosts.
 #pragma once
 
 #include <cstdint>
@@ -72,9 +73,10 @@ struct CollectiveDigests {
 };
 
 // By communicator (CommDigest), whether the collectives of the `at` locations may all be
-// digested: blocking collectives of the barrier, N×N or one-to-N family, without UPC sync
-// modes, whose members join at their Enter, called by each rank's main thread. Each process of a job asks of its own locations;
-// the least answer of all (kNotDigested < kDigested < kNoInstance) is the job's.
+// digested: blocking collectives of the barrier, N×N, one-to-N or N-to-one family, without UPC sync
+// modes, whose members join at their Enter, called by each rank's main thread. Each process of a
+// job asks of its own locations; the least answer of all (kNotDigested < kDigested < kNoInstance)
+// is the job's.
 std::vector<std::uint8_t> digestible_communicators(const Trace& trace,
                                                    const LocationRange& at = {});
 
@@ -87,7 +89,8 @@ CollectiveDigests partial_digests(const Trace& trace, const Matching& matching,
 // its figures, what its digest says (complete, its operation, family and root, and the digest),
 // and counts at the `counted` locations what the matcher counts of the others: incomplete and
 // mismatched instances where the first member is, and each member's clock violation where it
-// is, against the digest's latest entry (or root's entry). `digests` must outlive `matching`.
+// is, against the digest's latest entry (or the root's entry, for one-to-N). `digests` must outlive
+// `matching`.
 void apply_digests(const Trace& trace, Matching& matching, const CollectiveDigests& digests,
                    const LocationRange& counted = {});
 

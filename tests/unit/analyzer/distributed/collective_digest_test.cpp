@@ -51,13 +51,13 @@ TEST(CollectiveDigests, EveryDivisionMergesToTheWholeTracesDigests) {
       partial_digests(whole, match_trace(whole, 1), digestible_communicators(whole));
   // The world and ranks 1 and 2's communicator are digested; ranks 0 and 3 scan theirs, and
   // members of the other two join otherwise than at their Enter.
-  ASSERT_EQ(expected.digests.size(), 9u);
+  ASSERT_EQ(expected.digests.size(), 11u);
   EXPECT_TRUE(expected.digested(0));
   EXPECT_TRUE(expected.digested(1));
   EXPECT_FALSE(expected.digested(2));
   EXPECT_FALSE(expected.digested(3));
   EXPECT_FALSE(expected.digested(4));
-  EXPECT_TRUE(expected.digests[expected.find(0, 6)].mismatched);
+  EXPECT_TRUE(expected.digests[expected.find(0, 8)].mismatched);
   for (const std::vector<LocationRange>& shares : every_division(whole.locations.size())) {
     SCOPED_TRACE(std::to_string(shares.size()) + " processes, the first holding " +
                  std::to_string(shares[0].end));
@@ -82,7 +82,11 @@ TEST(CollectiveDigests, TiesGoToTheMemberFirstInTheCommunicator) {
   EXPECT_EQ(bcast.root, 2);
   EXPECT_EQ(bcast.root_member.rank, 2);
   EXPECT_TRUE(bcast.moves_data);
-  EXPECT_EQ(d.find(2, 0), kNone);  // the scans'
+  const CollectiveDigest& reduce = d.digests[d.find(0, 3)];
+  EXPECT_EQ(reduce.family, CollFamily::NToOne);
+  EXPECT_EQ(reduce.root_member.rank, 1);
+  EXPECT_EQ(reduce.last_joiner.rank, 2);  // ranks 2 and 3 enter together
+  EXPECT_EQ(d.find(2, 0), kNone);         // the scans'
 }
 
 TEST(CollectiveDigests, PartsDisagreeingOnTheOperationMakeAMismatch) {
@@ -118,7 +122,8 @@ TEST(CollectiveDigests, OnlyTheMainThreadsCollectivesAreDigested) {
 TEST(CollectiveDigests, MatchingWithThemCountsAsTheWholeTrace) {
   const Trace whole = digested_collectives_trace();
   const Matching serial = match_trace(whole, 1);
-  ASSERT_EQ(serial.counts.clock_violations, 4u);  // two allreduces and two broadcasts
+  // Two allreduces, two broadcasts and two reductions to a root.
+  ASSERT_EQ(serial.counts.clock_violations, 6u);
   ASSERT_EQ(serial.counts.mismatched_collectives, 1u);
   for (const std::vector<LocationRange>& shares : every_division(whole.locations.size())) {
     SCOPED_TRACE(std::to_string(shares.size()) + " processes, the first holding " +
@@ -142,7 +147,7 @@ TEST(CollectiveDigests, MatchingWithThemCountsAsTheWholeTrace) {
     EXPECT_EQ(sum.clock_violations, serial.counts.clock_violations);
     EXPECT_EQ(sum.incomplete_collectives, serial.counts.incomplete_collectives);
     EXPECT_EQ(sum.mismatched_collectives, serial.counts.mismatched_collectives);
-    EXPECT_EQ(instances, 9u);
+    EXPECT_EQ(instances, 11u);
   }
 }
 

@@ -210,6 +210,12 @@ Trace digested_collectives_trace() {
         const CallRef scan = b.call(r, "MPI_Scan", t + step + 50 * r, t + step + 400, "d.c", 50);
         b.collective(scan, CollOp::Scan, ends, kNoWorldRank, 8, 8);
       }
+      // A reduction to rank 1, which leaves before ranks 2 and 3 enter (a clock violation);
+      // they enter together, last of the others.
+      const TimeNs reduce_to_enter[] = {2100, 2050, 2200, 2200};
+      const CallRef to_root =
+          b.call(r, "MPI_Reduce", t + reduce_to_enter[r], t + (r == 1 ? 2150 : 2300), "d.c", 90);
+      b.collective(to_root, CollOp::Reduce, 0, 1, r == 1 ? 0 : 8, r == 1 ? 24 : 0);
     }
   }
   for (int r = 0; r < kVariedRanks; ++r) {

@@ -30,8 +30,9 @@ Trace varied_trace();
 // while rank 0 waits for rank 1. Three rounds.
 Trace star_trace();
 
-// Four ranks of one thread: barriers, allreduces and broadcasts on the world, with ties for
-// the latest entry and the first exit, collective clock violations and a mismatched instance;
+// Four ranks of one thread: barriers, allreduces, broadcasts and reductions to a root on the
+// world, with ties for the latest entry and the first exit, collective clock violations and a
+// mismatched instance;
 // two communicators of two ranks, one with barriers, one with scans; and two of all ranks, one
 // with a UPC collective with sync modes, one with a split-phase barrier (the last three are
 // not digested).
