@@ -68,6 +68,28 @@ T merged_in_job(const T& mine, Merge merge, ToBytes to_bytes, FromBytes from_byt
   return from_bytes(bytes);
 }
 
+// The same for a `merge` whose result does not depend on the order of the parts, over a binomial
+// tree of processes: each holds its own part and one received at a time, where merged_in_job's
+// process 0 holds every process's part at once.
+template <class T, class Merge, class ToBytes, class FromBytes>
+T tree_merged_in_job(T mine, Merge merge, ToBytes to_bytes, FromBytes from_bytes) {
+  int self = 0, processes = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &self);
+  MPI_Comm_size(MPI_COMM_WORLD, &processes);
+  for (int step = 1; step < processes; step *= 2) {
+    if (self % (2 * step) != 0) {
+      const std::vector<char> bytes = to_bytes(mine);
+      send_bytes(bytes.data(), bytes.size(), self - step);
+      break;
+    }
+    if (self + step < processes) merge(mine, from_bytes(receive_bytes(self + step)));
+  }
+  std::vector<char> bytes;
+  if (self == 0) bytes = to_bytes(mine);
+  broadcast_bytes(bytes);
+  return from_bytes(bytes);
+}
+
 // Which communicators the job digests (collective_digest.h): the least of every process's
 // answer of its own locations.
 std::vector<std::uint8_t> digested_in_job(const Trace& trace, const LocationRange& held) {
@@ -78,15 +100,16 @@ std::vector<std::uint8_t> digested_in_job(const Trace& trace, const LocationRang
 }
 
 // The digests of the collectives of the digested communicators: each process digests the
-// members its matching has (its own), process 0 merges the parts, and each process takes the
-// digests in place of the others' members (apply_digests).
+// members its matching has (its own), the parts are merged over a tree of processes
+// (merge_digests is associative and commutative), and each process takes the digests in place
+// of the others' members (apply_digests).
 void digest_in_job(const Trace& trace, Matching& matching, const LocationRange& held,
                    CollectiveDigests& digests) {
   const auto fields = [](auto& io, auto& d) {
     io.vector(d.digested_comm);
     io.vector(d.digests);
   };
-  digests = merged_in_job(
+  digests = tree_merged_in_job(
       partial_digests(trace, matching, digests.digested_comm),
       [](CollectiveDigests& sum, const CollectiveDigests& part) { sum = merge_digests(sum, part); },
       [&](const CollectiveDigests& d) { return to_bytes(d, fields); },

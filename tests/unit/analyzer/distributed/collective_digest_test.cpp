@@ -89,7 +89,7 @@ TEST(CollectiveDigests, TiesGoToTheMemberFirstInTheCommunicator) {
   EXPECT_EQ(d.find(2, 0), kNone);         // the scans'
 }
 
-TEST(CollectiveDigests, PartsDisagreeingOnTheOperationMakeAMismatch) {
+TEST(CollectiveDigests, PartsDisagreeingOnTheOperationMakeAMismatchInEitherOrder) {
   const Trace whole = digested_collectives_trace();
   CollectiveDigests a =
       partial_digests(whole, match_trace(whole, 1), digestible_communicators(whole));
@@ -97,6 +97,11 @@ TEST(CollectiveDigests, PartsDisagreeingOnTheOperationMakeAMismatch) {
   for (CollectiveDigest& d : b.digests) d.first.position += 10;  // after a's members
   b.digests[0].op = CollOp::Allreduce;
   const CollectiveDigests merged = merge_digests(a, b);
+  // The job merges over a tree of processes: the order of the parts must not matter.
+  const CollectiveDigests reversed = merge_digests(b, a);
+  ASSERT_EQ(reversed.digests.size(), merged.digests.size());
+  for (std::size_t i = 0; i < merged.digests.size(); ++i)
+    expect_same(reversed.digests[i], merged.digests[i]);
   EXPECT_TRUE(merged.digests[0].mismatched);
   EXPECT_FALSE(merged.digests[1].mismatched);
   EXPECT_EQ(merged.digests[0].op, CollOp::Barrier);  // the first member's
