@@ -26,8 +26,9 @@ void add_digested_members(const CollectiveDigest& digest, CommunicatorRanks& pos
     out.push_back({m->loc, kNone, kNone, m->rank, m->thread, m->joined, m->joined, m->end, 0});
   }
   if (out.size() == held) return;
+  const std::vector<std::int32_t>& table = positions.ranks(digest.comm);  // once per instance
   const auto position = [&](const CollectiveMember& c) {
-    return positions.of(digest.comm, c.world_rank);
+    return positions.of(table, c.world_rank);
   };
   std::sort(out.begin(), out.end(), [&](const CollectiveMember& a, const CollectiveMember& b) {
     return position(a) < position(b);

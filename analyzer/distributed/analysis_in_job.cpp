@@ -171,8 +171,8 @@ std::vector<CommPair> summarize_unshared_pairs(PairTransfers& pairs) {
   };
   PairHolders mine;
   for (const auto& [key, times] : pairs) mine[key] = 1;
-  const PairHolders holders = merged_in_job(
-      mine,
+  const PairHolders holders = tree_merged_in_job(
+      std::move(mine),
       [](PairHolders& sum, const PairHolders& part) {
         for (const auto& [key, n] : part) sum[key] += n;
       },

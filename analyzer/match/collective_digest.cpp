@@ -28,6 +28,20 @@ void take_present(DigestMember& into, const DigestMember& m) {
   if (m.present() && (!into.present() || m.position < into.position)) into = m;
 }
 
+// Calls visit(c, n) for each instance c of `instances` on a communicator that `digests`
+// digests, n being its place among that communicator's instances, which the matcher gives in
+// order.
+template <class Instances, class Visit>
+void for_each_digested(const Trace& trace, Instances& instances, const CollectiveDigests& digests,
+                       Visit visit) {
+  std::vector<std::uint32_t> seen(trace.comms.size(), 0);  // instances of each so far
+  for (auto& c : instances) {
+    if (c.comm >= trace.comms.size()) continue;
+    const std::uint32_t n = seen[c.comm]++;
+    if (digests.digested(c.comm)) visit(c, n);
+  }
+}
+
 }  // namespace
 
 std::uint32_t CollectiveDigests::find(std::uint32_t comm, std::uint32_t instance) const {
@@ -77,39 +91,36 @@ CollectiveDigests partial_digests(const Trace& trace, const Matching& matching,
   CollectiveDigests out;
   out.digested_comm = digested_comm;
   CommunicatorRanks positions(trace);
-  std::vector<std::uint32_t> seen(trace.comms.size(), 0);  // instances of each so far
-  for (const CollectiveInstance& c : matching.collectives) {
-    if (c.comm >= trace.comms.size()) continue;
-    const std::uint32_t instance = seen[c.comm]++;
-    if (!out.digested(c.comm)) continue;
-    // The members come in rank-in-communicator order: the first is the instance's head.
-    const std::vector<std::int32_t>& table = positions.ranks(c.comm);
-    CollectiveDigest d;
-    d.comm = c.comm;
-    d.instance = instance;
-    d.members = c.member_count;
-    d.op = c.op;
-    d.family = c.family;
-    d.root = c.root;
-    for (std::uint32_t i = 0; i < c.member_count; ++i) {
-      const OpRef op = matching.members[c.first_member + i];
-      const Location& l = trace.locations[op.loc];
-      const std::uint32_t call = l.op_call[op.op];
-      const DigestMember m{static_cast<std::uint32_t>(positions.of(table, l.rank)),
-                           op.loc,
-                           l.rank,
-                           l.thread,
-                           l.call_enter[call],
-                           l.call_leave[call]};
-      d.mismatched |= l.op_coll[op.op] != d.op || l.op_peer[op.op] != d.root;
-      d.moves_data |= l.bytes_sent(op.op) > 0 || l.bytes_received(op.op) > 0;
-      if (i == 0) d.first = m;
-      take_latest_joiner(d.last_joiner, m);
-      take_first_to_leave(d.first_to_leave, m);
-      if (l.rank == c.root) d.root_member = m;
-    }
-    out.digests.push_back(d);
-  }
+  for_each_digested(
+      trace, matching.collectives, out, [&](const CollectiveInstance& c, std::uint32_t instance) {
+        // The members come in rank-in-communicator order: the first is the instance's head.
+        const std::vector<std::int32_t>& table = positions.ranks(c.comm);
+        CollectiveDigest d;
+        d.comm = c.comm;
+        d.instance = instance;
+        d.members = c.member_count;
+        d.op = c.op;
+        d.family = c.family;
+        d.root = c.root;
+        for (std::uint32_t i = 0; i < c.member_count; ++i) {
+          const OpRef op = matching.members[c.first_member + i];
+          const Location& l = trace.locations[op.loc];
+          const std::uint32_t call = l.op_call[op.op];
+          const DigestMember m{static_cast<std::uint32_t>(positions.of(table, l.rank)),
+                               op.loc,
+                               l.rank,
+                               l.thread,
+                               l.call_enter[call],
+                               l.call_leave[call]};
+          d.mismatched |= l.op_coll[op.op] != d.op || l.op_peer[op.op] != d.root;
+          d.moves_data |= l.bytes_sent(op.op) > 0 || l.bytes_received(op.op) > 0;
+          if (i == 0) d.first = m;
+          take_latest_joiner(d.last_joiner, m);
+          take_first_to_leave(d.first_to_leave, m);
+          if (l.rank == c.root) d.root_member = m;
+        }
+        out.digests.push_back(d);
+      });
   // The matcher gives the instances communicator by communicator, each's in order: the
   // digests are in (comm, instance) order already.
   return out;
@@ -119,38 +130,35 @@ void apply_digests(const Trace& trace, Matching& matching, const CollectiveDiges
                    const LocationRange& counted) {
   matching.digests = &digests;
   MatchCounts& counts = matching.counts;
-  std::vector<std::uint32_t> seen(trace.comms.size(), 0);  // instances of each so far
-  for (CollectiveInstance& c : matching.collectives) {
-    if (c.comm >= trace.comms.size()) continue;
-    const std::uint32_t instance = seen[c.comm]++;
-    if (!digests.digested(c.comm)) continue;
-    const std::uint32_t index = digests.find(c.comm, instance);
-    if (index == kNone) continue;
-    const CollectiveDigest& d = digests.digests[index];
-    c.op = d.op;
-    c.family = d.family;
-    c.root = d.root;
-    c.complete = d.members == trace.comms[c.comm].world_ranks.size();
-    c.digest = index;
-    if (counted.contains(d.first.loc)) {
-      counts.incomplete_collectives += !c.complete;
-      counts.mismatched_collectives += d.mismatched;
-    }
-    // for_each_collective_dependency, member by member.
-    const CollFamily family = clock_dependency_family(d.family, d.moves_data, 0);
-    for (std::uint32_t i = 0; i < c.member_count; ++i) {
-      const OpRef m = matching.members[c.first_member + i];
-      if (!counted.contains(m.loc)) continue;
-      const Location& l = trace.locations[m.loc];
-      const TimeNs exit = l.call_leave[l.op_call[m.op]];
-      if (family == CollFamily::Barrier || family == CollFamily::NxN)
-        counts.clock_violations += exit < d.last_joiner.joined;
-      else if (family == CollFamily::OneToN && d.root_member.present() && l.rank != d.root)
-        counts.clock_violations += exit < d.root_member.joined;
-      else if (family == CollFamily::NToOne && l.rank == d.root)
-        counts.clock_violations += exit < d.last_joiner.joined;
-    }
-  }
+  for_each_digested(
+      trace, matching.collectives, digests, [&](CollectiveInstance& c, std::uint32_t instance) {
+        const std::uint32_t index = digests.find(c.comm, instance);
+        if (index == kNone) return;
+        const CollectiveDigest& d = digests.digests[index];
+        c.op = d.op;
+        c.family = d.family;
+        c.root = d.root;
+        c.complete = d.members == trace.comms[c.comm].world_ranks.size();
+        c.digest = index;
+        if (counted.contains(d.first.loc)) {
+          counts.incomplete_collectives += !c.complete;
+          counts.mismatched_collectives += d.mismatched;
+        }
+        // for_each_collective_dependency, member by member.
+        const CollFamily family = clock_dependency_family(d.family, d.moves_data, 0);
+        for (std::uint32_t i = 0; i < c.member_count; ++i) {
+          const OpRef m = matching.members[c.first_member + i];
+          if (!counted.contains(m.loc)) continue;
+          const Location& l = trace.locations[m.loc];
+          const TimeNs exit = l.call_leave[l.op_call[m.op]];
+          if (family == CollFamily::Barrier || family == CollFamily::NxN)
+            counts.clock_violations += exit < d.last_joiner.joined;
+          else if (family == CollFamily::OneToN && d.root_member.present() && l.rank != d.root)
+            counts.clock_violations += exit < d.root_member.joined;
+          else if (family == CollFamily::NToOne && l.rank == d.root)
+            counts.clock_violations += exit < d.last_joiner.joined;
+        }
+      });
 }
 
 void merge_digest(CollectiveDigest& into, const CollectiveDigest& part) {
