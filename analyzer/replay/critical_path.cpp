@@ -32,8 +32,7 @@ CriticalPathTotals walk_critical_path(const Trace& trace, const ReplayGraph& gra
       ++totals.hops;
     }
     // A call waited for has no time after `from` on the path.
-    step(at, at == g ? times.leave(g) - times.enter[g] : 0,
-         replayed_segment(trace, graph, times, at));
+    step(at, at == g ? times.leave(g) - times.enter[g] : 0, segment_before(trace, graph, at));
     g = at == graph.loc_first_call[graph.call_loc[at]] ? kNone : at - 1;
   }
   return totals;

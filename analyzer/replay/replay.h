@@ -7,6 +7,10 @@
 // what the call took beyond its latest dependency (the transfer and the library's work), and 0
 // on an ideal network: there every message and collective takes no time, as in the POP
 // definition of transfer efficiency (OTF-CPT replays the same way).
+//
+// So a replay moves the calls but keeps every compute segment's recorded length
+// (segment_before), except those it scales: what reads the segments of a replay without
+// scaled segments reads them from the graph, in call order, not from the replayed times.
 #pragma once
 
 #include <span>
@@ -54,14 +58,6 @@ struct ReplayTimes {
     return waited_for[g] == kNone ? 0 : enter[waited_for[g]] - enter[g];
   }
 };
-
-// Length of the compute segment before call g in a replay: from the replayed Leave of the
-// previous call on its location (or the start of the trace) to g's replayed Enter.
-inline TimeNs replayed_segment(const Trace& trace, const ReplayGraph& graph,
-                               const ReplayTimes& times, std::uint32_t g) {
-  const bool first = g == graph.loc_first_call[graph.call_loc[g]];
-  return times.enter[g] - (first ? trace.begin : times.leave(g - 1));
-}
 
 ReplayTimes replay_trace(const Trace& trace, const ReplayGraph& graph,
                          const ReplayOptions& options = {});

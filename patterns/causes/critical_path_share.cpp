@@ -53,8 +53,7 @@ void CriticalPathTally::add(const CriticalPathStep& step) {
   if (site != kNone && site_region_[site] == kNone) site_region_[site] = l.call_region[call];
 }
 
-CriticalPathSummary CriticalPathTally::summary(const ReplayTimes& times,
-                                               const CriticalPathTotals& totals,
+CriticalPathSummary CriticalPathTally::summary(const CriticalPathTotals& totals,
                                                std::size_t top) const {
   CriticalPathSummary s;
   s.length_s = seconds(totals.length);
@@ -63,7 +62,7 @@ CriticalPathSummary CriticalPathTally::summary(const ReplayTimes& times,
   s.mpi_s = seconds(mpi_);
   std::vector<TimeNs> total(types_.types(), 0);
   for (std::uint32_t g = 0; g < graph_.calls(); ++g)
-    total[types_.type_of_call[g]] += replayed_segment(trace_, graph_, times, g);
+    total[types_.type_of_call[g]] += segment_before(trace_, graph_, g);
   const double ranks = std::max(1, trace_.world_size);
   const double length = totals.length > 0 ? static_cast<double>(totals.length) : 1.0;
 

@@ -19,8 +19,7 @@ class CriticalPathTally {
   CriticalPathTally(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types);
   void add(const CriticalPathStep& step);
   // The `top` segment types and call sites with the most time on the path.
-  CriticalPathSummary summary(const ReplayTimes& times, const CriticalPathTotals& totals,
-                              std::size_t top) const;
+  CriticalPathSummary summary(const CriticalPathTotals& totals, std::size_t top) const;
 
  private:
   const Trace& trace_;

@@ -82,7 +82,7 @@ class CauseFinder {
             tally.add(step);
             if (draw) pieces.add(step);
           });
-      result.critical_path = tally.summary(recorded_, totals, options_.top_segments);
+      result.critical_path = tally.summary(totals, options_.top_segments);
       if (draw) result.critical_path_pieces = pieces.finish();
       type_totals();
     });
@@ -183,7 +183,7 @@ class CauseFinder {
     std::vector<std::uint32_t> last_loc(ends, kNone);
     for (std::uint32_t g = 0; g < graph_.calls(); ++g) {
       const std::uint32_t t = end_of_type_[types_.type_of_call[g]];
-      type_time_[t] += replayed_segment(trace_, graph_, recorded_, g);
+      type_time_[t] += segment_before(trace_, graph_, g);
       if (last_loc[t] != graph_.call_loc[g]) {
         last_loc[t] = graph_.call_loc[g];
         ++type_locations_[t];
@@ -205,7 +205,7 @@ class CauseFinder {
         }
         Candidate& c = all[slot[end]];
         ++c.occurrences;
-        c.time += replayed_segment(trace_, graph_, recorded_, g);
+        c.time += segment_before(trace_, graph_, g);
         c.short_term += costs.short_term[g];
         c.long_term += costs.long_term[g];
         c.largest_charges += costs.largest_charge[g];
@@ -301,7 +301,7 @@ class CauseFinder {
       cause.target_time_s = std::max(0.0, static_cast<double>(c.time) - c.largest_charges) * 1e-9;
       scaled_segments(changed, first, last, [&](std::uint32_t g) {
         if (!is_candidate(g)) return 1.0f;
-        const auto length = static_cast<float>(replayed_segment(trace_, graph_, recorded_, g));
+        const auto length = static_cast<float>(segment_before(trace_, graph_, g));
         return length > 0 ? std::clamp(1.0f - costs.largest_charge[g] / length, 0.0f, 1.0f) : 1.0f;
       });
       return true;
@@ -330,7 +330,7 @@ class CauseFinder {
       if (!in_group(g)) continue;
       const std::uint32_t i = instance(g);
       if (i >= sum.size()) sum.resize(i + 1, 0), count.resize(i + 1, 0);
-      sum[i] += replayed_segment(trace_, graph_, recorded_, g);
+      sum[i] += segment_before(trace_, graph_, g);
       ++count[i];
     }
     const auto mean = [&](std::uint32_t i) {
@@ -345,7 +345,7 @@ class CauseFinder {
       if (!in_group(g)) return 1.0f;
       const std::uint32_t i = instance(g);
       if (graph_.call_loc[g] == c.loc) target += mean(i);
-      const TimeNs length = replayed_segment(trace_, graph_, recorded_, g);
+      const TimeNs length = segment_before(trace_, graph_, g);
       return length > 0 ? static_cast<float>(mean(i) / static_cast<double>(length)) : 1.0f;
     });
     cause.target_time_s = target * 1e-9;

@@ -155,6 +155,33 @@ TEST(Replay, ReplayEndsAreTheEndsOfTheFullReplays) {
   EXPECT_EQ(enter[0], replay_trace(imbalance.trace, imbalance.graph).enter);
 }
 
+// The replays move the calls, not the code between them: every compute segment keeps its
+// recorded length, as recorded and on an ideal network, so that what reads a replay's segments
+// reads them from the graph (segment_before); only a scaled segment changes.
+TEST(Replay, EverySegmentKeepsItsRecordedLengthUnlessScaled) {
+  std::vector<Trace> traces;
+  traces.push_back(delay_chain());
+  traces.push_back(moving_imbalance());
+  for (Trace& trace : traces) {
+    const TracedRun run(std::move(trace));
+    const std::vector<ScaledSegment> half{{run.graph.global(0, 1), 0.5f}};
+    for (const ReplayOptions& options :
+         {ReplayOptions{NetworkModel::AsRecorded, {}}, ReplayOptions{NetworkModel::Ideal, {}},
+          ReplayOptions{NetworkModel::AsRecorded, half}}) {
+      const ReplayTimes t = replay_trace(run.trace, run.graph, options);
+      for (std::uint32_t g = 0; g < run.graph.calls(); ++g) {
+        const bool first = g == run.graph.loc_first_call[run.graph.call_loc[g]];
+        const TimeNs replayed = t.enter[g] - (first ? run.trace.begin : t.leave(g - 1));
+        const TimeNs recorded = segment_before(run.trace, run.graph, g);
+        EXPECT_EQ(replayed, options.scaled_segments.empty() || g != half[0].call
+                                ? recorded
+                                : (recorded + 1) / 2)
+            << g;
+      }
+    }
+  }
+}
+
 // Every lane of a pass ends where the same question replayed alone ends, whatever the number
 // of lanes.
 TEST(Replay, EachLaneOfAPassEndsAsItsReplayAlone) {
