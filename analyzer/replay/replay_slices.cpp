@@ -1,0 +1,145 @@
+#include "replay_slices.h"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+#include "replayer.h"
+
+namespace collwrap {
+namespace {
+
+using replay_engine::Handover;
+using replay_engine::kUnset;
+using replay_engine::Replayer;
+
+std::vector<std::uint32_t> slice_of_calls(const ReplayGraph& graph, const SliceCuts& cuts) {
+  std::vector<std::uint32_t> slice(graph.calls());
+  for (std::size_t s = 0; s < cuts.slices(); ++s)
+    for (std::size_t loc = 0; loc < cuts.locations; ++loc)
+      std::fill(slice.begin() + cuts.row(s)[loc], slice.begin() + cuts.row(s + 1)[loc],
+                static_cast<std::uint32_t>(s));
+  return slice;
+}
+
+// The slice call g's Enter belongs to: that of the call before it on its location, where the
+// replay enters g; the first for a location's first call.
+std::uint32_t entered_in(const ReplayGraph& graph, const std::vector<std::uint32_t>& slice,
+                         std::uint32_t g) {
+  return g == graph.loc_first_call[graph.call_loc[g]] ? 0 : slice[g - 1];
+}
+
+std::size_t instance_count(const ReplayGraph& graph) {
+  return graph.member_first.empty() ? 0 : graph.member_first.size() - 1;
+}
+
+template <typename Visit>
+void for_each_member(const ReplayGraph& graph, std::uint32_t instance, Visit&& visit) {
+  for (std::uint32_t m = graph.member_first[instance]; m < graph.member_first[instance + 1]; ++m)
+    if (graph.member_calls[m] != kNone) visit(graph.member_calls[m]);
+}
+
+// The calls whose Enters each slice hands the next, by boundary (after slice s). An Enter goes
+// on from the slice it belongs to until the last slice that reads it: its own (the slice that
+// leaves the call), those of the calls that wait for it, and those of the calls that wait for
+// a collective instance it is a member of.
+std::vector<std::vector<std::uint32_t>> plan_handovers(const ReplayGraph& graph,
+                                                       const SliceCuts& cuts,
+                                                       const std::vector<std::uint32_t>& slice) {
+  std::vector<std::uint32_t> last_read(slice);
+  std::vector<std::uint32_t> instance_last(instance_count(graph), 0);
+  for (std::uint32_t g = 0; g < graph.calls(); ++g)
+    for (const std::uint32_t gate : graph.gates_of(g)) {
+      std::uint32_t& last =
+          gate & kCollectiveGate ? instance_last[gate & ~kCollectiveGate] : last_read[gate];
+      last = std::max(last, slice[g]);
+    }
+  for (std::uint32_t i = 0; i < instance_last.size(); ++i)
+    for_each_member(graph, i, [&](std::uint32_t m) {
+      last_read[m] = std::max(last_read[m], instance_last[i]);
+    });
+  std::vector<std::vector<std::uint32_t>> handed(cuts.slices() > 0 ? cuts.slices() - 1 : 0);
+  for (std::uint32_t g = 0; g < graph.calls(); ++g)
+    for (std::uint32_t s = entered_in(graph, slice, g); s < last_read[g]; ++s)
+      handed[s].push_back(g);
+  return handed;
+}
+
+}  // namespace
+
+SliceCuts cut_at_recorded_leaves(const Trace& trace, const ReplayGraph& graph, std::size_t slices) {
+  if (slices == 0) throw std::invalid_argument("cut_at_recorded_leaves: no slices");
+  SliceCuts cuts;
+  cuts.locations = trace.locations.size();
+  std::vector<TimeNs> leaves;
+  leaves.reserve(graph.calls());
+  for (const Location& l : trace.locations)
+    leaves.insert(leaves.end(), l.call_leave.begin(), l.call_leave.end());
+  std::vector<TimeNs> instants;
+  for (std::size_t s = 1; s < slices && !leaves.empty(); ++s) {
+    const auto nth = leaves.begin() + static_cast<std::ptrdiff_t>(s * leaves.size() / slices);
+    std::nth_element(leaves.begin(), nth, leaves.end());
+    instants.push_back(*nth);
+  }
+  instants.resize(slices - 1, instants.empty() ? trace.begin : instants.back());
+  std::sort(instants.begin(), instants.end());
+  cuts.first.resize((slices + 1) * cuts.locations);
+  for (std::size_t loc = 0; loc < cuts.locations; ++loc) {
+    const std::vector<TimeNs>& leave = trace.locations[loc].call_leave;
+    const std::uint32_t first = graph.loc_first_call[loc];
+    cuts.first[loc] = first;
+    for (std::size_t s = 1; s < slices; ++s)
+      cuts.first[s * cuts.locations + loc] =
+          first +
+          static_cast<std::uint32_t>(std::lower_bound(leave.begin(), leave.end(), instants[s - 1]) -
+                                     leave.begin());
+    cuts.first[slices * cuts.locations + loc] = graph.loc_first_call[loc + 1];
+  }
+  return cuts;
+}
+
+bool replays_slice_by_slice(const ReplayGraph& graph, const SliceCuts& cuts) {
+  const std::vector<std::uint32_t> slice = slice_of_calls(graph, cuts);
+  std::vector<std::uint32_t> latest_member(instance_count(graph), 0);
+  for (std::uint32_t i = 0; i < latest_member.size(); ++i)
+    for_each_member(graph, i, [&](std::uint32_t m) {
+      latest_member[i] = std::max(latest_member[i], entered_in(graph, slice, m));
+    });
+  for (std::uint32_t g = 0; g < graph.calls(); ++g)
+    for (const std::uint32_t gate : graph.gates_of(g)) {
+      const std::uint32_t entered = gate & kCollectiveGate ? latest_member[gate & ~kCollectiveGate]
+                                                           : entered_in(graph, slice, gate);
+      if (entered > slice[g]) return false;
+    }
+  return true;
+}
+
+ReplayTimes replay_in_slices(const Trace& trace, const ReplayGraph& graph, const SliceCuts& cuts,
+                             const ReplayOptions& options) {
+  const std::vector<std::uint32_t> slice = slice_of_calls(graph, cuts);
+  const std::vector<std::vector<std::uint32_t>> plan = plan_handovers(graph, cuts, slice);
+  ReplayTimes times;
+  times.enter.assign(graph.calls(), kUnset);
+  const std::array<std::span<const ScaledSegment>, 1> scaled{options.scaled_segments};
+  Handover<1> handed;
+  TimeNs end = trace.begin;
+  std::uint64_t broken = 0;
+  for (std::size_t s = 0; s < cuts.slices(); ++s) {
+    // A table of its own for each slice, as each process of a divided analysis would hold:
+    // only what is handed over comes from the slices before.
+    std::vector<TimeNs> enter;
+    Replayer<1> replayer(trace, graph, options.network, scaled,
+                         std::span<std::vector<TimeNs>, 1>(&enter, 1), &times);
+    end = std::max(end, replayer.run_slice(cuts.row(s), cuts.row(s + 1), handed)[0]);
+    broken += times.broken_gates;
+    for (std::size_t loc = 0; loc < cuts.locations; ++loc)
+      std::copy(enter.begin() + cuts.row(s)[loc], enter.begin() + cuts.row(s + 1)[loc],
+                times.enter.begin() + cuts.row(s)[loc]);
+    if (s + 1 < cuts.slices()) handed = replayer.hand_over(plan[s]);
+  }
+  times.end = end;
+  times.broken_gates = broken;
+  return times;
+}
+
+}  // namespace collwrap

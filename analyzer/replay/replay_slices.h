@@ -1,0 +1,49 @@
+// A replay in slices of time, one after another: the form in which the processes of a divided
+// analysis can replay a trace that none of them holds whole, each its own slice.
+//
+// A slice is a stretch of consecutive calls on every location. Replaying one needs, of the
+// slices before it, only the Enters its calls read: of each location's first call in the
+// slice, of the calls its calls wait for, and of the members of the collective instances they
+// wait for. A call's Enter is set when the call before it on its location has been left, so it
+// belongs to that call's slice; a slice can be replayed after the ones before it when every
+// Enter its calls wait for belongs to it or to an earlier one. Cut where the
+// recorded Leaves pass given instants, that holds wherever the clock condition does (a call
+// cannot be left before the Enters it waits for), so on every trace the clock repair leaves
+// without violations.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "replay.h"
+
+namespace collwrap {
+
+struct SliceCuts {
+  std::size_t locations = 0;
+  // Row s (s = 0 .. slices): the first global call of slice s on each location; row `slices`
+  // holds each location's end.
+  std::vector<std::uint32_t> first;
+
+  std::size_t slices() const { return locations ? first.size() / locations - 1 : 0; }
+  std::span<const std::uint32_t> row(std::size_t s) const {
+    return {first.data() + s * locations, locations};
+  }
+};
+
+// `slices` slices of about equal numbers of calls: each location is cut at its first call whose
+// recorded Leave is at or after the instants that divide all calls' Leaves into that many
+// parts.
+SliceCuts cut_at_recorded_leaves(const Trace& trace, const ReplayGraph& graph, std::size_t slices);
+
+// Whether every Enter a call waits for (a gate, or a member of a collective instance it waits
+// for) belongs to the call's slice or an earlier one: then the slices replay one after another.
+bool replays_slice_by_slice(const ReplayGraph& graph, const SliceCuts& cuts);
+
+// The replay of `options`, slice after slice, each from only what the slices before hand on:
+// the same times as replay_trace. Requires replays_slice_by_slice.
+ReplayTimes replay_in_slices(const Trace& trace, const ReplayGraph& graph, const SliceCuts& cuts,
+                             const ReplayOptions& options = {});
+
+}  // namespace collwrap

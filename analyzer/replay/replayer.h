@@ -1,0 +1,275 @@
+// The replay engine behind replay.h and replay_slices.h: L replays of one graph in one pass,
+// over every call or over one slice of time. Internal to analyzer/replay.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "replay.h"
+
+namespace collwrap::replay_engine {
+
+constexpr TimeNs kUnset = std::numeric_limits<TimeNs>::min();
+
+// One time per lane (per replay of a pass).
+template <std::size_t L>
+using LaneTimes = std::array<TimeNs, L>;
+
+// Latest member Enter of each collective instance, found incrementally: each member is looked
+// at once, however often a blocked location asks.
+template <std::size_t L>
+struct CollectiveState {
+  std::vector<std::uint32_t> next;       // next member to look at
+  std::vector<TimeNs> latest;            // replayed, L per instance
+  std::vector<std::uint32_t> last_call;  // whose Enter that is; a full replay's only (L = 1)
+};
+
+// What the slices of a sliced replay (replay_slices.h) before a slice hand it: the Enters it or
+// a later slice reads of calls entered before (each location's first call of the slice among
+// them), by call. A collective instance's latest Enter is found again from its members'.
+template <std::size_t L>
+using Handover = std::vector<std::pair<std::uint32_t, LaneTimes<L>>>;
+
+// Where one location of a replay stands. Written at every call, and for a trace of few
+// locations a few bytes in all: each location's on its own cache line, so that replays running
+// side by side on other cores do not stall each other by writing into one line (which had made
+// a whole root-cause analysis of a four-rank trace take twice the CPU time, on some runs only,
+// as the heap happened to place the replays' tables).
+template <std::size_t L>
+struct alignas(64) LocationCursor {
+  LaneTimes<L> last_leave{};                 // the Leave of its latest processed call
+  std::array<std::size_t, L> next_scaled{};  // its next entry in each lane's scaled segments
+  std::uint32_t next_call = 0;               // its next call to process, from its first
+};
+
+// L replays in one pass, lane by lane. Every call's Enters are kept (a table per lane), since
+// the gates of later calls read them; whom a call waited for (from which its Leave
+// follows) only when `full` is given, for a single replay: a what-if question asks for the
+// run's end alone, and the less a replay writes, the faster it runs.
+//
+// A replay over every call runs from the start (run()); a slice of a sliced replay runs from
+// what the slices before handed over (run_slice()).
+template <std::size_t L>
+class Replayer {
+ public:
+  Replayer(const Trace& trace, const ReplayGraph& graph, NetworkModel network,
+           std::span<const std::span<const ScaledSegment>, L> scaled,
+           std::span<std::vector<TimeNs>, L> enter, ReplayTimes* full)
+      : trace_(trace),
+        graph_(graph),
+        scaled_(scaled),
+        own_costs_(network == NetworkModel::AsRecorded),
+        enter_(),
+        full_(full) {
+    static_assert(L >= 1 && L <= kReplayLanes);
+    const std::size_t n = graph.calls();
+    // Only the Enters are read before this replay writes them (kUnset: not entered yet); every
+    // call's waited_for is written when it is processed, and every call is.
+    for (std::size_t lane = 0; lane < L; ++lane) {
+      enter[lane].assign(n, kUnset);
+      enter_[lane] = enter[lane].data();
+    }
+    if (full) {
+      full->waited_for.resize(n);
+      full->broken_gates = 0;
+      full->graph = &graph;
+      full->own_costs = own_costs_;
+    }
+    LocationCursor<L> start;
+    start.last_leave.fill(trace.begin);
+    at_.assign(trace.locations.size(), start);
+    limit_.resize(at_.size());
+    for (std::size_t loc = 0; loc < at_.size(); ++loc) {
+      limit_[loc] = graph.loc_first_call[loc + 1] - graph.loc_first_call[loc];
+      seek_scaled(loc, graph.loc_first_call[loc]);
+    }
+    const std::size_t instances = graph.member_first.empty() ? 0 : graph.member_first.size() - 1;
+    colls_.next.assign(graph.member_first.begin(), graph.member_first.begin() + instances);
+    colls_.latest.assign(instances * L, kUnset);
+    if (full) colls_.last_call.assign(instances, kNone);
+  }
+
+  // The latest Leave of each lane: a location's Leaves never decrease, so its last call ends it.
+  LaneTimes<L> run() {
+    const std::uint32_t locations = static_cast<std::uint32_t>(trace_.locations.size());
+    std::vector<std::uint32_t> active;
+    for (std::uint32_t loc = 0; loc < locations; ++loc) {
+      if (at_[loc].next_call < limit_[loc])
+        active.push_back(loc);
+      else
+        enter_next(loc);
+    }
+    bool force = false;  // set when no location can move: the next blocked gate is ignored
+    while (!active.empty()) {
+      bool progress = false;
+      std::size_t kept = 0;
+      for (const std::uint32_t loc : active) {
+        const std::uint32_t first = graph_.loc_first_call[loc];
+        const std::uint32_t limit = limit_[loc];
+        LocationCursor<L>& at = at_[loc];
+        while (at.next_call < limit) {
+          if (!advance(first + at.next_call, at, force)) break;
+          force = false;
+          progress = true;
+          ++at.next_call;
+        }
+        if (at.next_call < limit)
+          active[kept++] = loc;
+        else
+          enter_next(loc);
+      }
+      active.resize(kept);
+      force = !progress;
+    }
+    LaneTimes<L> end;
+    end.fill(trace_.begin);
+    for (const LocationCursor<L>& at : at_)
+      for (std::size_t lane = 0; lane < L; ++lane)
+        end[lane] = std::max(end[lane], at.last_leave[lane]);
+    return end;
+  }
+
+  // Replays the calls [from[loc], to[loc]) of every location (global ids) after taking over
+  // `in`, what the slices before handed over (nothing for the first). Each location's call
+  // `to` is entered too, as soon as the one before is left, as in a whole replay: calls of
+  // this slice may wait for it. Returns the latest Leave of each lane in this slice.
+  LaneTimes<L> run_slice(std::span<const std::uint32_t> from, std::span<const std::uint32_t> to,
+                         const Handover<L>& in) {
+    for (const auto& [call, times] : in)
+      for (std::size_t lane = 0; lane < L; ++lane) enter_[lane][call] = times[lane];
+    for (std::size_t loc = 0; loc < at_.size(); ++loc) {
+      const std::uint32_t first = graph_.loc_first_call[loc];
+      at_[loc].next_call = from[loc] - first;
+      limit_[loc] = to[loc] - first;
+      // A slice's first call was entered by the slice before: the scaled segments from the
+      // one after it.
+      const bool entered =
+          from[loc] < graph_.loc_first_call[loc + 1] && enter_[0][from[loc]] != kUnset;
+      seek_scaled(loc, from[loc] + entered);
+    }
+    return run();
+  }
+
+  // The Enters of `calls`, for the slices after this one.
+  Handover<L> hand_over(std::span<const std::uint32_t> calls) const {
+    Handover<L> out;
+    out.reserve(calls.size());
+    for (const std::uint32_t call : calls) {
+      LaneTimes<L> times;
+      for (std::size_t lane = 0; lane < L; ++lane) times[lane] = enter_[lane][call];
+      out.emplace_back(call, times);
+    }
+    return out;
+  }
+
+ private:
+  // Each lane's cursor into its scaled segments at the first at or after call g of `loc`.
+  void seek_scaled(std::size_t loc, std::uint32_t g) {
+    for (std::size_t lane = 0; lane < L; ++lane) {
+      const std::span<const ScaledSegment> list = scaled_[lane];
+      at_[loc].next_scaled[lane] = static_cast<std::size_t>(
+          std::lower_bound(list.begin(), list.end(), g,
+                           [](const ScaledSegment& s, std::uint32_t c) { return s.call < c; }) -
+          list.begin());
+    }
+  }
+
+  // Enters the call after the last one processed on `loc`, if the location has one and it is
+  // not entered yet: the end of a slice.
+  void enter_next(std::uint32_t loc) {
+    const std::uint32_t g = graph_.loc_first_call[loc] + at_[loc].next_call;
+    if (g < graph_.loc_first_call[loc + 1] && enter_[0][g] == kUnset) enter(g, at_[loc]);
+  }
+
+  // Processes call g of the location that stands at `at`; false when one of its gates is
+  // still closed.
+  bool advance(std::uint32_t g, LocationCursor<L>& at, bool force) {
+    if (enter_[0][g] == kUnset) enter(g, at);
+    LaneTimes<L> latest;
+    latest.fill(kUnset);
+    std::uint32_t latest_call = kNone;  // a full replay's: whose Enter latest[0] is
+    for (const std::uint32_t gate : graph_.gates_of(g)) {
+      LaneTimes<L> t;
+      std::uint32_t call;
+      if (gate & kCollectiveGate) {
+        const std::uint32_t instance = gate & ~kCollectiveGate;
+        if (!collective_ready(instance)) {
+          if (force) {
+            broken();
+            continue;
+          }
+          return false;
+        }
+        std::copy_n(&colls_.latest[std::size_t{instance} * L], L, t.begin());
+        call = full_ ? colls_.last_call[instance] : kNone;
+      } else {
+        if (enter_[0][gate] == kUnset) {
+          if (force) {
+            broken();
+            continue;
+          }
+          return false;
+        }
+        for (std::size_t lane = 0; lane < L; ++lane) t[lane] = enter_[lane][gate];
+        call = gate;
+      }
+      if (t[0] > latest[0]) latest_call = call;
+      for (std::size_t lane = 0; lane < L; ++lane) latest[lane] = std::max(latest[lane], t[lane]);
+    }
+    // A call that entered after its gates opened (or is itself the latest member of its
+    // collective) waits for none of them.
+    const TimeNs own = own_costs_ ? graph_.own_cost(g) : 0;
+    for (std::size_t lane = 0; lane < L; ++lane)
+      at.last_leave[lane] = std::max(enter_[lane][g], latest[lane]) + own;
+    if (full_) full_->waited_for[g] = latest[0] > enter_[0][g] ? latest_call : kNone;
+    return true;
+  }
+
+  // Sets the Enter of call g, the next of the location that stands at `at`.
+  void enter(std::uint32_t g, LocationCursor<L>& at) {
+    const TimeNs segment = segment_before(trace_, graph_, g);
+    for (std::size_t lane = 0; lane < L; ++lane) {
+      TimeNs length = segment;
+      const std::span<const ScaledSegment> list = scaled_[lane];
+      if (std::size_t& next = at.next_scaled[lane]; next < list.size() && list[next].call == g)
+        // Rounded to the nearest ns.
+        length = static_cast<TimeNs>(
+            static_cast<double>(segment) * static_cast<double>(list[next++].factor) + 0.5);
+      enter_[lane][g] = at.last_leave[lane] + length;
+    }
+  }
+
+  void broken() {
+    if (full_) ++full_->broken_gates;
+  }
+
+  bool collective_ready(std::uint32_t instance) {
+    const std::uint32_t end = graph_.member_first[instance + 1];
+    std::uint32_t& next = colls_.next[instance];
+    TimeNs* const latest = &colls_.latest[std::size_t{instance} * L];
+    for (; next < end; ++next) {
+      const std::uint32_t call = graph_.member_calls[next];
+      if (call == kNone) continue;
+      if (enter_[0][call] == kUnset) return false;
+      if (full_ && enter_[0][call] > latest[0]) colls_.last_call[instance] = call;
+      for (std::size_t lane = 0; lane < L; ++lane)
+        latest[lane] = std::max(latest[lane], enter_[lane][call]);
+    }
+    return latest[0] != kUnset;  // some member was entered
+  }
+
+  const Trace& trace_;
+  const ReplayGraph& graph_;
+  const std::span<const std::span<const ScaledSegment>, L> scaled_;
+  const bool own_costs_;
+  std::array<TimeNs*, L> enter_;  // each lane's Enters, by call
+  ReplayTimes* full_;
+  std::vector<LocationCursor<L>> at_;  // by location
+  std::vector<std::uint32_t> limit_;   // by location: its calls to process, from its first
+  CollectiveState<L> colls_;
+};
+
+}  // namespace collwrap::replay_engine

@@ -1,0 +1,166 @@
+// The replay in slices of time: cut where the recorded Leaves pass given instants, every slice
+// replayed from only what the slices before hand on gives the times of the whole replay.
+#include "replay_slices.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "synthetic_runs.h"
+
+namespace collwrap::testing {
+namespace {
+
+// A run of 4 ranks with uneven compute (the same on every build): each iteration posts a
+// receive from the left neighbour and a send to the right one, and waits for both; every 5th
+// iteration ends in an MPI_Allreduce (which the ranks leave 3 ns apart), every 7th in an
+// MPI_Bcast from rank 1. Transfers take 20 ns and the recorded times keep the clock condition,
+// as the clock repair leaves them.
+Trace neighbours_and_collectives() {
+  constexpr int kRanks = 4, kIterations = 40;
+  TraceBuilder b(kRanks);
+  std::vector<TimeNs> t(kRanks, 10), isend_enter(kRanks);
+  const auto work = [](int i, int r, int salt) {
+    return static_cast<TimeNs>(50 + ((i * 7919 + r * 104729 + salt * 31) % 397));
+  };
+  for (int r = 0; r < kRanks; ++r) b.call(r, "MPI_Init", 0, 10, "n.c", 1);
+  for (int i = 0; i < kIterations; ++i) {
+    std::vector<TimeNs> wait_enter(kRanks);
+    for (int r = 0; r < kRanks; ++r) {
+      const TimeNs e = t[r] + work(i, r, 1);
+      b.irecv_request(b.call(r, "MPI_Irecv", e, e + 5, "n.c", 10), 2 * i + 1);
+      b.isend(b.call(r, "MPI_Isend", e + 5, e + 10, "n.c", 11), (r + 1) % kRanks, i, 8, 2 * i + 2);
+      isend_enter[r] = e + 5;
+      wait_enter[r] = e + 10 + work(i, r, 2) % 100;
+    }
+    for (int r = 0; r < kRanks; ++r) {
+      const int left = (r + kRanks - 1) % kRanks;
+      const TimeNs leave = std::max(wait_enter[r], isend_enter[left] + 20) + 5;
+      const CallRef c = b.call(r, "MPI_Waitall", wait_enter[r], leave, "n.c", 12);
+      b.irecv(c, left, i, 8, 2 * i + 1);
+      b.isend_complete(c, 2 * i + 2);
+      t[r] = leave;
+    }
+    if (i % 5 == 4 || i % 7 == 6) {
+      const bool bcast = i % 5 != 4;
+      std::vector<TimeNs> enter(kRanks);
+      for (int r = 0; r < kRanks; ++r) enter[r] = t[r] + work(i, r, 3);
+      const TimeNs last = *std::max_element(enter.begin(), enter.end());
+      for (int r = 0; r < kRanks; ++r) {
+        const TimeNs leave =
+            bcast ? (r == 1 ? enter[r] : std::max(enter[r], enter[1] + 20)) + 5 : last + 10 + 3 * r;
+        b.collective(b.call(r, bcast ? "MPI_Bcast" : "MPI_Allreduce", enter[r], leave, "n.c",
+                            bcast ? 20 : 21),
+                     bcast ? CollOp::Bcast : CollOp::Allreduce, 0, bcast ? 1 : kNoWorldRank, 8, 8);
+        t[r] = leave;
+      }
+    }
+  }
+  const TimeNs last = *std::max_element(t.begin(), t.end()) + 50;
+  for (int r = 0; r < kRanks; ++r) b.call(r, "MPI_Finalize", t[r] + 30, last + 10, "n.c", 30);
+  return b.finish();
+}
+
+// Rank 0's MPI_Send lasts from 100 to 500 ns; rank 1 receives the message at 150 and goes on.
+// Cut at 210 ns, the send is in the second slice and the receive, which waits for its Enter,
+// in the first: the first slice enters the send, as the call after its last on rank 0.
+Trace long_send() {
+  TraceBuilder b(2);
+  for (int r = 0; r < 2; ++r) b.call(r, "MPI_Init", 0, 10, "l.c", 1);
+  b.send(b.call(0, "MPI_Send", 100, 500, "l.c", 2), 1, 0, 8);
+  b.recv(b.call(1, "MPI_Recv", 50, 150, "l.c", 3), 0, 0, 8);
+  b.call(1, "MPI_Comm_rank", 200, 210, "l.c", 4);
+  for (int r = 0; r < 2; ++r) b.call(r, "MPI_Finalize", 510, 520, "l.c", 5);
+  return b.finish();
+}
+
+void expect_same_times(const ReplayTimes& sliced, const ReplayTimes& whole) {
+  EXPECT_EQ(sliced.enter, whole.enter);
+  EXPECT_EQ(sliced.waited_for, whole.waited_for);
+  EXPECT_EQ(sliced.end, whole.end);
+  EXPECT_EQ(sliced.broken_gates, whole.broken_gates);
+}
+
+TEST(ReplaySlices, EverySliceFromWhatTheOnesBeforeHandOnGivesTheWholeReplay) {
+  std::vector<Trace> traces;
+  traces.push_back(neighbours_and_collectives());
+  traces.push_back(delay_chain());
+  traces.push_back(moving_imbalance());
+  traces.push_back(imbalance_before_allreduce({100, 300, 100, 200}));
+  traces.push_back(long_send());
+  for (Trace& trace : traces) {
+    const TracedRun run(std::move(trace));
+    std::vector<ScaledSegment> halved;
+    for (std::uint32_t g = 1; g < run.graph.calls(); g += 3) halved.push_back({g, 0.5f});
+    std::vector<ReplayOptions> replays(3);
+    replays[1].network = NetworkModel::Ideal;
+    replays[2].scaled_segments = halved;
+    for (std::size_t slices = 1; slices <= 7; ++slices) {
+      const SliceCuts cuts = cut_at_recorded_leaves(run.trace, run.graph, slices);
+      ASSERT_EQ(cuts.slices(), slices);
+      ASSERT_TRUE(replays_slice_by_slice(run.graph, cuts)) << slices << " slices";
+      for (const ReplayOptions& options : replays) {
+        SCOPED_TRACE(std::to_string(slices) + " slices, network " +
+                     std::to_string(static_cast<int>(options.network)) + ", " +
+                     std::to_string(options.scaled_segments.size()) + " scaled");
+        expect_same_times(replay_in_slices(run.trace, run.graph, cuts, options),
+                          replay_trace(run.trace, run.graph, options));
+      }
+    }
+  }
+}
+
+TEST(ReplaySlices, CutsDivideTheCallsEvenlyAtTheSameInstantOnEveryLocation) {
+  const TracedRun run(neighbours_and_collectives());
+  const std::size_t calls = run.graph.calls();
+  const SliceCuts cuts = cut_at_recorded_leaves(run.trace, run.graph, 4);
+  for (std::size_t s = 0; s < cuts.slices(); ++s) {
+    std::size_t in_slice = 0;
+    TimeNs latest = 0, earliest_after = std::numeric_limits<TimeNs>::max();
+    for (std::uint32_t loc = 0; loc < cuts.locations; ++loc) {
+      const std::uint32_t from = cuts.row(s)[loc], to = cuts.row(s + 1)[loc];
+      ASSERT_LE(from, to);
+      in_slice += to - from;
+      if (to > from) latest = std::max(latest, recorded_leave(run.trace, run.graph, to - 1));
+      if (to < run.graph.loc_first_call[loc + 1])
+        earliest_after = std::min(earliest_after, recorded_leave(run.trace, run.graph, to));
+    }
+    EXPECT_NEAR(static_cast<double>(in_slice), calls / 4.0, run.trace.locations.size());
+    EXPECT_LE(latest, earliest_after) << "slice " << s;
+  }
+}
+
+// A receive recorded as left before its send was entered (a clock-condition violation): cut
+// where its slice ends before the send's Enter, the slices cannot be replayed in turn.
+TEST(ReplaySlices, AClockConditionViolationAcrossACutIsFound) {
+  TraceBuilder b(2);
+  for (int r = 0; r < 2; ++r) b.call(r, "MPI_Init", 0, 10, "v.c", 1);
+  b.call(0, "MPI_Comm_rank", 90, 95, "v.c", 2);
+  b.send(b.call(0, "MPI_Send", 100, 110, "v.c", 3), 1, 0, 8);
+  b.recv(b.call(1, "MPI_Recv", 50, 60, "v.c", 4), 0, 0, 8);
+  for (int r = 0; r < 2; ++r) b.call(r, "MPI_Finalize", 120, 130, "v.c", 5);
+  const TracedRun run(b.finish());
+  const SliceCuts cuts = cut_at_recorded_leaves(run.trace, run.graph, 2);
+  EXPECT_EQ(cuts.row(1)[0], run.graph.global(0, 1));  // rank 0's MPI_Comm_rank begins slice 1
+  EXPECT_EQ(cuts.row(1)[1], run.graph.global(1, 2));  // after rank 1's MPI_Recv
+  EXPECT_FALSE(replays_slice_by_slice(run.graph, cuts));
+  EXPECT_TRUE(replays_slice_by_slice(run.graph, cut_at_recorded_leaves(run.trace, run.graph, 1)));
+
+  // The same in a barrier: rank 1 enters it after rank 0 has left.
+  TraceBuilder c(2);
+  for (int r = 0; r < 2; ++r) c.call(r, "MPI_Init", 0, 10, "v.c", 1);
+  c.collective(c.call(0, "MPI_Barrier", 20, 30, "v.c", 2), CollOp::Barrier);
+  c.call(1, "MPI_Comm_rank", 90, 95, "v.c", 3);
+  c.collective(c.call(1, "MPI_Barrier", 100, 110, "v.c", 2), CollOp::Barrier);
+  for (int r = 0; r < 2; ++r) c.call(r, "MPI_Finalize", 120, 130, "v.c", 5);
+  const TracedRun barrier(c.finish());
+  const SliceCuts at_95 = cut_at_recorded_leaves(barrier.trace, barrier.graph, 2);
+  EXPECT_EQ(at_95.row(1)[0], barrier.graph.global(0, 2));  // rank 0's barrier in slice 0
+  EXPECT_EQ(at_95.row(1)[1], barrier.graph.global(1, 1));  // rank 1's MPI_Comm_rank in 1
+  EXPECT_FALSE(replays_slice_by_slice(barrier.graph, at_95));
+}
+
+}  // namespace
+}  // namespace collwrap::testing
