@@ -13,22 +13,6 @@ using replay_engine::Handover;
 using replay_engine::kUnset;
 using replay_engine::Replayer;
 
-std::vector<std::uint32_t> slice_of_calls(const ReplayGraph& graph, const SliceCuts& cuts) {
-  std::vector<std::uint32_t> slice(graph.calls());
-  for (std::size_t s = 0; s < cuts.slices(); ++s)
-    for (std::size_t loc = 0; loc < cuts.locations; ++loc)
-      std::fill(slice.begin() + cuts.row(s)[loc], slice.begin() + cuts.row(s + 1)[loc],
-                static_cast<std::uint32_t>(s));
-  return slice;
-}
-
-// The slice call g's Enter belongs to: that of the call before it on its location, where the
-// replay enters g; the first for a location's first call.
-std::uint32_t entered_in(const ReplayGraph& graph, const std::vector<std::uint32_t>& slice,
-                         std::uint32_t g) {
-  return g == graph.loc_first_call[graph.call_loc[g]] ? 0 : slice[g - 1];
-}
-
 std::size_t instance_count(const ReplayGraph& graph) {
   return graph.member_first.empty() ? 0 : graph.member_first.size() - 1;
 }
@@ -67,35 +51,65 @@ std::vector<std::vector<std::uint32_t>> plan_handovers(const ReplayGraph& graph,
 
 }  // namespace
 
-SliceCuts cut_at_recorded_leaves(const Trace& trace, const ReplayGraph& graph, std::size_t slices) {
-  if (slices == 0) throw std::invalid_argument("cut_at_recorded_leaves: no slices");
+std::vector<std::uint32_t> slice_of_calls(const ReplayGraph& graph, const SliceCuts& cuts) {
+  std::vector<std::uint32_t> slice(graph.calls());
+  for (std::size_t s = 0; s < cuts.slices(); ++s)
+    for (std::size_t loc = 0; loc < cuts.locations; ++loc)
+      std::fill(slice.begin() + cuts.row(s)[loc], slice.begin() + cuts.row(s + 1)[loc],
+                static_cast<std::uint32_t>(s));
+  return slice;
+}
+
+namespace {
+
+// Cuts each location at its first call whose Leave (leave_of) is at or after the instants that
+// divide all calls' Leaves into `slices` parts; a location's Leaves never decrease.
+template <typename LeaveOf>
+SliceCuts cut_at_leaves(const ReplayGraph& graph, std::size_t slices, LeaveOf&& leave_of) {
+  if (slices == 0) throw std::invalid_argument("slices: none asked for");
   SliceCuts cuts;
-  cuts.locations = trace.locations.size();
-  std::vector<TimeNs> leaves;
-  leaves.reserve(graph.calls());
-  for (const Location& l : trace.locations)
-    leaves.insert(leaves.end(), l.call_leave.begin(), l.call_leave.end());
+  cuts.locations = graph.loc_first_call.size() - 1;
+  std::vector<TimeNs> leaves(graph.calls());
+  for (std::uint32_t g = 0; g < graph.calls(); ++g) leaves[g] = leave_of(g);
   std::vector<TimeNs> instants;
   for (std::size_t s = 1; s < slices && !leaves.empty(); ++s) {
     const auto nth = leaves.begin() + static_cast<std::ptrdiff_t>(s * leaves.size() / slices);
     std::nth_element(leaves.begin(), nth, leaves.end());
     instants.push_back(*nth);
   }
-  instants.resize(slices - 1, instants.empty() ? trace.begin : instants.back());
+  instants.resize(slices - 1, instants.empty() ? 0 : instants.back());
   std::sort(instants.begin(), instants.end());
   cuts.first.resize((slices + 1) * cuts.locations);
-  for (std::size_t loc = 0; loc < cuts.locations; ++loc) {
-    const std::vector<TimeNs>& leave = trace.locations[loc].call_leave;
-    const std::uint32_t first = graph.loc_first_call[loc];
+  for (std::uint32_t loc = 0; loc < cuts.locations; ++loc) {
+    const std::uint32_t first = graph.loc_first_call[loc], end = graph.loc_first_call[loc + 1];
     cuts.first[loc] = first;
-    for (std::size_t s = 1; s < slices; ++s)
-      cuts.first[s * cuts.locations + loc] =
-          first +
-          static_cast<std::uint32_t>(std::lower_bound(leave.begin(), leave.end(), instants[s - 1]) -
-                                     leave.begin());
-    cuts.first[slices * cuts.locations + loc] = graph.loc_first_call[loc + 1];
+    for (std::size_t s = 1; s < slices; ++s) {
+      // The first call of the location whose Leave is at or after the instant.
+      std::uint32_t lo = s > 1 ? cuts.first[(s - 1) * cuts.locations + loc] : first, hi = end;
+      while (lo < hi) {
+        const std::uint32_t mid = lo + (hi - lo) / 2;
+        if (leave_of(mid) < instants[s - 1])
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      cuts.first[s * cuts.locations + loc] = lo;
+    }
+    cuts.first[slices * cuts.locations + loc] = end;
   }
   return cuts;
+}
+
+}  // namespace
+
+SliceCuts cut_at_recorded_leaves(const Trace& trace, const ReplayGraph& graph, std::size_t slices) {
+  return cut_at_leaves(graph, slices,
+                       [&](std::uint32_t g) { return recorded_leave(trace, graph, g); });
+}
+
+SliceCuts cut_at_replayed_leaves(const ReplayGraph& graph, const ReplayTimes& times,
+                                 std::size_t slices) {
+  return cut_at_leaves(graph, slices, [&](std::uint32_t g) { return times.leave(g); });
 }
 
 bool replays_slice_by_slice(const ReplayGraph& graph, const SliceCuts& cuts) {

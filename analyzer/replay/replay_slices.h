@@ -37,6 +37,21 @@ struct SliceCuts {
 // parts.
 SliceCuts cut_at_recorded_leaves(const Trace& trace, const ReplayGraph& graph, std::size_t slices);
 
+// The same at the Leaves of a replay (in which a location's Leaves never decrease either): the
+// cut of the steps that go from the last wait to the first, such as the delay costs.
+SliceCuts cut_at_replayed_leaves(const ReplayGraph& graph, const ReplayTimes& times,
+                                 std::size_t slices);
+
+// The slice of every call, by global id.
+std::vector<std::uint32_t> slice_of_calls(const ReplayGraph& graph, const SliceCuts& cuts);
+
+// The slice call g's Enter (and the compute segment before it) belongs to: that of the call
+// before it on its location, where a replay enters g; the first for a location's first call.
+inline std::uint32_t entered_in(const ReplayGraph& graph, const std::vector<std::uint32_t>& slice,
+                                std::uint32_t g) {
+  return g == graph.loc_first_call[graph.call_loc[g]] ? 0 : slice[g - 1];
+}
+
 // Whether every Enter a call waits for (a gate, or a member of a collective instance it waits
 // for) belongs to the call's slice or an earlier one: then the slices replay one after another.
 bool replays_slice_by_slice(const ReplayGraph& graph, const SliceCuts& cuts);

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <queue>
+#include <span>
 
 #include "flat_map.h"
+#include "replay_slices.h"
 
 namespace collwrap {
 namespace {
@@ -42,6 +44,27 @@ std::uint64_t pair_key(std::uint32_t high, std::uint32_t low) {
   return (static_cast<std::uint64_t>(high) << 32) | low;
 }
 
+// What the waits of the slices of time after one (delay_costs_in_slices) hand it back: the
+// costs they charged to its segments and earlier ones, the waiting they passed on to its waits
+// and earlier ones (by call), and the sums they added to, to be added to in the same order.
+struct DelayHandover {
+  struct Segment {
+    std::uint32_t call = 0;
+    double short_term = 0, long_term = 0;
+    float largest_charge = 0;
+  };
+  struct Wait {
+    std::uint32_t call = 0;
+    double propagated = 0;
+    std::uint32_t origin = kNone;
+    double origin_share = 0;
+  };
+  std::vector<Segment> segments;
+  std::vector<Wait> waits;
+  std::vector<WaitCharge> charges;  // in the order they were first charged
+  double total_wait = 0, residual = 0;
+};
+
 class DelayAnalysis {
  public:
   DelayAnalysis(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types,
@@ -60,24 +83,61 @@ class DelayAnalysis {
   }
 
   DelayCosts run() {
-    const std::vector<std::uint32_t> order = waits_last_first();
+    attribute_in(waits_last_first());
+    return finish();
+  }
+
+  // The waits (indexes into waits_) in `order`.
+  void attribute_in(std::span<const std::uint32_t> order) {
     for (const std::uint32_t w : order) attribute(w);
+  }
+
+  DelayCosts finish() {
     costs_.waits = waits_.size();
     return std::move(costs_);
   }
 
- private:
-  // The calls that waited, by location and then call (waits_), and where each location's
-  // waits begin (loc_first_wait_). What is passed on from wait to wait is kept per wait, not per
-  // call: most calls do not wait.
-  void list_waits() {
-    loc_first_wait_.reserve(graph_.loc_first_call.size());
-    for (std::uint32_t loc = 0; loc + 1 < graph_.loc_first_call.size(); ++loc) {
-      loc_first_wait_.push_back(static_cast<std::uint32_t>(waits_.size()));
-      for (std::uint32_t g = graph_.loc_first_call[loc]; g < graph_.loc_first_call[loc + 1]; ++g)
-        if (times_.wait(g) > 0) waits_.push_back(g);
+  // What the waits attributed so far passed on to the segments of the calls and to the waits
+  // `before` selects (by global call), and the sums they add to: what a slice of time hands the
+  // slice before it.
+  template <typename Before>
+  DelayHandover hand_back(Before&& before) const {
+    DelayHandover out;
+    for (std::uint32_t g = 0; g < graph_.calls(); ++g)
+      if (before(g) &&
+          (costs_.short_term[g] != 0 || costs_.long_term[g] != 0 || costs_.largest_charge[g] != 0))
+        out.segments.push_back(
+            {g, costs_.short_term[g], costs_.long_term[g], costs_.largest_charge[g]});
+    for (std::uint32_t k = 0; k < waits_.size(); ++k)
+      if (before(waits_[k]) && (propagated_[k] != 0 || origin_[k] != kNone))
+        out.waits.push_back({waits_[k], propagated_[k], origin_[k], origin_share_[k]});
+    out.charges = costs_.charges;
+    out.total_wait = costs_.total_wait;
+    out.residual = costs_.residual;
+    return out;
+  }
+
+  // Goes on from what the slices after this one handed back.
+  void take_over(const DelayHandover& in) {
+    for (const DelayHandover::Segment& s : in.segments) {
+      costs_.short_term[s.call] = s.short_term;
+      costs_.long_term[s.call] = s.long_term;
+      costs_.largest_charge[s.call] = s.largest_charge;
     }
-    loc_first_wait_.push_back(static_cast<std::uint32_t>(waits_.size()));
+    for (const DelayHandover::Wait& w : in.waits) {
+      const std::uint32_t k = first_wait_from(graph_.call_loc[w.call], w.call);
+      propagated_[k] = w.propagated;
+      origin_[k] = w.origin;
+      origin_share_[k] = w.origin_share;
+    }
+    for (const WaitCharge& c : in.charges) {
+      const auto index = static_cast<std::uint32_t>(costs_.charges.size());
+      charge_index_.insert(
+          {pair_key(c.segment_loc, c.segment_type), pair_key(c.wait_loc, c.wait_site)}, index);
+      costs_.charges.push_back(c);
+    }
+    costs_.total_wait = in.total_wait;
+    costs_.residual = in.residual;
   }
 
   // The waits (indexes into waits_) from the last to finish to the first; of two that finish
@@ -109,6 +169,28 @@ class DelayAnalysis {
       if (head.index > head.first) push(head.index - 1, head.first);
     }
     return order;
+  }
+
+  // The call of wait k, and the wait of a call that waited.
+  std::uint32_t wait_call(std::uint32_t k) const { return waits_[k]; }
+  std::uint32_t wait_index(std::uint32_t call) const {
+    return first_wait_from(graph_.call_loc[call], call);
+  }
+
+  const DelayCosts& costs() const { return costs_; }
+
+ private:
+  // The calls that waited, by location and then call (waits_), and where each location's
+  // waits begin (loc_first_wait_). What is passed on from wait to wait is kept per wait, not per
+  // call: most calls do not wait.
+  void list_waits() {
+    loc_first_wait_.reserve(graph_.loc_first_call.size());
+    for (std::uint32_t loc = 0; loc + 1 < graph_.loc_first_call.size(); ++loc) {
+      loc_first_wait_.push_back(static_cast<std::uint32_t>(waits_.size()));
+      for (std::uint32_t g = graph_.loc_first_call[loc]; g < graph_.loc_first_call[loc + 1]; ++g)
+        if (times_.wait(g) > 0) waits_.push_back(g);
+    }
+    loc_first_wait_.push_back(static_cast<std::uint32_t>(waits_.size()));
   }
 
   // The first of the location's waits at or after call g.
@@ -247,6 +329,53 @@ class DelayAnalysis {
 DelayCosts delay_costs(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types,
                        const ReplayTimes& times, const DelayOptions& options) {
   return DelayAnalysis(trace, graph, types, times, options).run();
+}
+
+DelayCosts delay_costs_in_slices(const Trace& trace, const ReplayGraph& graph,
+                                 const SegmentTypes& types, const ReplayTimes& times,
+                                 const SliceCuts& cuts, const DelayOptions& options) {
+  const std::vector<std::uint32_t> slice = slice_of_calls(graph, cuts);
+  std::vector<std::uint32_t> order;
+  {
+    const DelayAnalysis lists(trace, graph, types, times, options);
+    order = lists.waits_last_first();
+    for (std::uint32_t& k : order) k = lists.wait_call(k);
+  }
+  DelayCosts result;
+  result.short_term.assign(graph.calls(), 0);
+  result.long_term.assign(graph.calls(), 0);
+  result.largest_charge.assign(graph.calls(), 0);
+  DelayHandover handed;
+  std::size_t next = 0;  // into order: the last wait of the slice at hand
+  for (std::size_t s = cuts.slices(); s-- > 0;) {
+    // A slice of its own for each, as each process of a divided analysis would hold: only what
+    // is handed back comes from the slices after.
+    DelayAnalysis analysis(trace, graph, types, times, options);
+    analysis.take_over(handed);
+    std::vector<std::uint32_t> waits;  // of this slice, as indexes of the analysis
+    for (; next < order.size() && slice[order[next]] == s; ++next)
+      waits.push_back(analysis.wait_index(order[next]));
+    analysis.attribute_in(waits);
+    // The segments that belong to this slice have had every charge: the waits of earlier
+    // slices end before them.
+    const DelayCosts& costs = analysis.costs();
+    for (std::uint32_t g = 0; g < graph.calls(); ++g)
+      if (entered_in(graph, slice, g) == s) {
+        result.short_term[g] = costs.short_term[g];
+        result.long_term[g] = costs.long_term[g];
+        result.largest_charge[g] = costs.largest_charge[g];
+      }
+    if (s == 0) {
+      DelayCosts last = analysis.finish();
+      result.total_wait = last.total_wait;
+      result.residual = last.residual;
+      result.waits = last.waits;
+      result.charges = std::move(last.charges);
+    } else {
+      handed = analysis.hand_back([&](std::uint32_t g) { return entered_in(graph, slice, g) < s; });
+    }
+  }
+  return result;
 }
 
 }  // namespace collwrap

@@ -23,6 +23,7 @@
 
 #include "compute_segments.h"
 #include "replay.h"
+#include "replay_slices.h"
 
 namespace collwrap {
 
@@ -56,5 +57,17 @@ struct DelayOptions {
 
 DelayCosts delay_costs(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types,
                        const ReplayTimes& times, const DelayOptions& options = {});
+
+// The same in slices of time (replay_slices.h), cut at the Leaves of `times`
+// (cut_at_replayed_leaves), from the last slice to the first, as the processes of a divided
+// analysis would go. A wait is attributed in its slice; the segments and waits it charges end
+// before it, so belong to its slice or earlier ones. Each slice reads of the earlier ones only
+// the calls back to its waits' synchronization intervals, and hands the slice before it what
+// its waits charged to that one and earlier ones, with the sums (total wait, residual, the
+// caused waits), which that slice goes on adding to: the same costs as delay_costs, to the
+// bit.
+DelayCosts delay_costs_in_slices(const Trace& trace, const ReplayGraph& graph,
+                                 const SegmentTypes& types, const ReplayTimes& times,
+                                 const SliceCuts& cuts, const DelayOptions& options = {});
 
 }  // namespace collwrap

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+
+#include "replay_slices.h"
 #include "root_causes.h"
 #include "synthetic_runs.h"
 
@@ -226,6 +230,44 @@ TEST(DelayCosts, LargestChargeIsTheLargestWaitASegmentCaused) {
       delay_costs(run.trace, run.graph, segment_types(run.trace, run.graph), t);
   EXPECT_FLOAT_EQ(costs.largest_charge[run.graph.global(0, 0)], 300.0f);
   EXPECT_FLOAT_EQ(costs.largest_charge[run.graph.global(1, 0)], 0.0f);  // the waiter's
+}
+
+// Attributed slice of time by slice of time, from the last to the first, each from only what
+// the slices after it hand back, the waits cost the same, to the bit, on any number of slices:
+// the processes of a divided analysis will each attribute one slice.
+TEST(DelayCosts, InSlicesOfTimeTheCostsAreTheSameToTheBit) {
+  std::vector<Trace> traces;
+  traces.push_back(neighbours_and_collectives());
+  traces.push_back(delay_chain());
+  traces.push_back(moving_imbalance());
+  bool passed_on = false;  // waiting passed on from wait to wait, in some trace
+  for (Trace& trace : traces) {
+    const Analysed a(std::move(trace));
+    passed_on |= a.sum(a.costs.long_term) > 0;
+    ASSERT_GT(a.costs.waits, 2u);
+    for (std::size_t slices = 1; slices <= 7; ++slices) {
+      SCOPED_TRACE(std::to_string(slices) + " slices");
+      const SliceCuts cuts = cut_at_replayed_leaves(a.run.graph, a.times, slices);
+      const DelayCosts sliced =
+          delay_costs_in_slices(a.run.trace, a.run.graph, a.types, a.times, cuts);
+      EXPECT_EQ(sliced.short_term, a.costs.short_term);
+      EXPECT_EQ(sliced.long_term, a.costs.long_term);
+      EXPECT_EQ(sliced.largest_charge, a.costs.largest_charge);
+      EXPECT_EQ(sliced.total_wait, a.costs.total_wait);
+      EXPECT_EQ(sliced.residual, a.costs.residual);
+      EXPECT_EQ(sliced.waits, a.costs.waits);
+      ASSERT_EQ(sliced.charges.size(), a.costs.charges.size());
+      for (std::size_t i = 0; i < sliced.charges.size(); ++i) {
+        const WaitCharge &x = sliced.charges[i], &y = a.costs.charges[i];
+        EXPECT_EQ(std::tie(x.segment_loc, x.segment_type, x.wait_loc, x.wait_site),
+                  std::tie(y.segment_loc, y.segment_type, y.wait_loc, y.wait_site))
+            << i;
+        EXPECT_EQ(x.short_term, y.short_term) << i;
+        EXPECT_EQ(x.long_term, y.long_term) << i;
+      }
+    }
+  }
+  EXPECT_TRUE(passed_on);
 }
 
 }  // namespace

@@ -13,56 +13,6 @@
 namespace collwrap::testing {
 namespace {
 
-// A run of 4 ranks with uneven compute (the same on every build): each iteration posts a
-// receive from the left neighbour and a send to the right one, and waits for both; every 5th
-// iteration ends in an MPI_Allreduce (which the ranks leave 3 ns apart), every 7th in an
-// MPI_Bcast from rank 1. Transfers take 20 ns and the recorded times keep the clock condition,
-// as the clock repair leaves them.
-Trace neighbours_and_collectives() {
-  constexpr int kRanks = 4, kIterations = 40;
-  TraceBuilder b(kRanks);
-  std::vector<TimeNs> t(kRanks, 10), isend_enter(kRanks);
-  const auto work = [](int i, int r, int salt) {
-    return static_cast<TimeNs>(50 + ((i * 7919 + r * 104729 + salt * 31) % 397));
-  };
-  for (int r = 0; r < kRanks; ++r) b.call(r, "MPI_Init", 0, 10, "n.c", 1);
-  for (int i = 0; i < kIterations; ++i) {
-    std::vector<TimeNs> wait_enter(kRanks);
-    for (int r = 0; r < kRanks; ++r) {
-      const TimeNs e = t[r] + work(i, r, 1);
-      b.irecv_request(b.call(r, "MPI_Irecv", e, e + 5, "n.c", 10), 2 * i + 1);
-      b.isend(b.call(r, "MPI_Isend", e + 5, e + 10, "n.c", 11), (r + 1) % kRanks, i, 8, 2 * i + 2);
-      isend_enter[r] = e + 5;
-      wait_enter[r] = e + 10 + work(i, r, 2) % 100;
-    }
-    for (int r = 0; r < kRanks; ++r) {
-      const int left = (r + kRanks - 1) % kRanks;
-      const TimeNs leave = std::max(wait_enter[r], isend_enter[left] + 20) + 5;
-      const CallRef c = b.call(r, "MPI_Waitall", wait_enter[r], leave, "n.c", 12);
-      b.irecv(c, left, i, 8, 2 * i + 1);
-      b.isend_complete(c, 2 * i + 2);
-      t[r] = leave;
-    }
-    if (i % 5 == 4 || i % 7 == 6) {
-      const bool bcast = i % 5 != 4;
-      std::vector<TimeNs> enter(kRanks);
-      for (int r = 0; r < kRanks; ++r) enter[r] = t[r] + work(i, r, 3);
-      const TimeNs last = *std::max_element(enter.begin(), enter.end());
-      for (int r = 0; r < kRanks; ++r) {
-        const TimeNs leave =
-            bcast ? (r == 1 ? enter[r] : std::max(enter[r], enter[1] + 20)) + 5 : last + 10 + 3 * r;
-        b.collective(b.call(r, bcast ? "MPI_Bcast" : "MPI_Allreduce", enter[r], leave, "n.c",
-                            bcast ? 20 : 21),
-                     bcast ? CollOp::Bcast : CollOp::Allreduce, 0, bcast ? 1 : kNoWorldRank, 8, 8);
-        t[r] = leave;
-      }
-    }
-  }
-  const TimeNs last = *std::max_element(t.begin(), t.end()) + 50;
-  for (int r = 0; r < kRanks; ++r) b.call(r, "MPI_Finalize", t[r] + 30, last + 10, "n.c", 30);
-  return b.finish();
-}
-
 // Rank 0's MPI_Send lasts from 100 to 500 ns; rank 1 receives the message at 150 and goes on.
 // Cut at 210 ns, the send is in the second slice and the receive, which waits for its Enter,
 // in the first: the first slice enters the send, as the call after its last on rank 0.
