@@ -356,8 +356,9 @@ DelayCosts delay_costs_in_slices(const Trace& trace, const ReplayGraph& graph,
     for (; next < order.size() && slice[order[next]] == s; ++next)
       waits.push_back(analysis.wait_index(order[next]));
     analysis.attribute_in(waits);
-    // The segments that belong to this slice have had every charge: the waits of earlier
-    // slices end before them.
+    // The segments that belong to this slice have had every charge: a wait charges only
+    // segments that begin before it ends, and the waits of the earlier slices, still to come,
+    // end before this slice's segments begin.
     const DelayCosts& costs = analysis.costs();
     for (std::uint32_t g = 0; g < graph.calls(); ++g)
       if (entered_in(graph, slice, g) == s) {
