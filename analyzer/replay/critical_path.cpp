@@ -6,8 +6,7 @@
 
 namespace collwrap {
 
-CriticalPathTotals walk_critical_path(const Trace& trace, const ReplayGraph& graph,
-                                      const ReplayTimes& times,
+CriticalPathTotals walk_critical_path(const ReplayGraph& graph, const ReplayTimes& times,
                                       const std::function<void(const CriticalPathStep&)>& visit) {
   CriticalPathTotals totals;
   const auto step = [&](std::uint32_t call, TimeNs call_time, TimeNs segment_time) {
@@ -32,7 +31,7 @@ CriticalPathTotals walk_critical_path(const Trace& trace, const ReplayGraph& gra
       ++totals.hops;
     }
     // A call waited for has no time after `from` on the path.
-    step(at, at == g ? times.leave(g) - times.enter[g] : 0, segment_before(trace, graph, at));
+    step(at, at == g ? times.leave(g) - times.enter[g] : 0, graph.segment(at));
     g = at == graph.loc_first_call[graph.call_loc[at]] ? kNone : at - 1;
   }
   return totals;

@@ -30,8 +30,7 @@ struct CriticalPathTotals {
 
 // Walks the path, last step first, and hands each step to `visit` as it goes: the steps are
 // as many as the calls, so they are summed where they are made instead of stored.
-CriticalPathTotals walk_critical_path(const Trace& trace, const ReplayGraph& graph,
-                                      const ReplayTimes& times,
+CriticalPathTotals walk_critical_path(const ReplayGraph& graph, const ReplayTimes& times,
                                       const std::function<void(const CriticalPathStep&)>& visit);
 
 // The path as a line through a timeline: one piece per stay on a location, earliest first;

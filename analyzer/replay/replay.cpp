@@ -13,30 +13,26 @@ using replay_engine::LaneTimes;
 using replay_engine::Replayer;
 
 template <std::size_t L>
-void replay_lanes(const Trace& trace, const ReplayGraph& graph,
-                  std::span<const std::span<const ScaledSegment>> scaled, std::span<TimeNs> ends,
-                  std::span<std::vector<TimeNs>> enter) {
+void replay_lanes(const ReplayGraph& graph, std::span<const std::span<const ScaledSegment>> scaled,
+                  std::span<TimeNs> ends, std::span<std::vector<TimeNs>> enter) {
   std::array<std::span<const ScaledSegment>, L> lanes{};
   std::copy(scaled.begin(), scaled.end(), lanes.begin());
   const LaneTimes<L> end =
-      Replayer<L>(trace, graph, NetworkModel::AsRecorded, lanes, enter.template first<L>(), nullptr)
-          .run();
+      Replayer<L>(graph, NetworkModel::AsRecorded, lanes, enter.template first<L>(), nullptr).run();
   std::copy_n(end.begin(), ends.size(), ends.begin());
 }
 
 }  // namespace
 
-void replay_into(const Trace& trace, const ReplayGraph& graph, const ReplayOptions& options,
-                 ReplayTimes& times) {
+void replay_into(const ReplayGraph& graph, const ReplayOptions& options, ReplayTimes& times) {
   const std::array<std::span<const ScaledSegment>, 1> scaled{options.scaled_segments};
-  times.end = Replayer<1>(trace, graph, options.network, scaled,
+  times.end = Replayer<1>(graph, options.network, scaled,
                           std::span<std::vector<TimeNs>, 1>(&times.enter, 1), &times)
                   .run()[0];
 }
 
-void replay_ends(const Trace& trace, const ReplayGraph& graph,
-                 std::span<const std::span<const ScaledSegment>> scaled, std::span<TimeNs> ends,
-                 std::span<std::vector<TimeNs>> enter) {
+void replay_ends(const ReplayGraph& graph, std::span<const std::span<const ScaledSegment>> scaled,
+                 std::span<TimeNs> ends, std::span<std::vector<TimeNs>> enter) {
   if (scaled.size() != ends.size() || enter.size() < ends.size())
     throw std::invalid_argument(
         "replay_ends: a list of scaled segments and an Enter table per lane");
@@ -45,18 +41,17 @@ void replay_ends(const Trace& trace, const ReplayGraph& graph,
     case 0:
       return;
     case 1:
-      return replay_lanes<1>(trace, graph, scaled, ends, enter);
+      return replay_lanes<1>(graph, scaled, ends, enter);
     case 2:
-      return replay_lanes<2>(trace, graph, scaled, ends, enter);
+      return replay_lanes<2>(graph, scaled, ends, enter);
     default:
       throw std::invalid_argument("replay_ends: more lanes than kReplayLanes");
   }
 }
 
-ReplayTimes replay_trace(const Trace& trace, const ReplayGraph& graph,
-                         const ReplayOptions& options) {
+ReplayTimes replay_trace(const ReplayGraph& graph, const ReplayOptions& options) {
   ReplayTimes times;
-  replay_into(trace, graph, options, times);
+  replay_into(graph, options, times);
   return times;
 }
 

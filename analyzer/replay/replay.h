@@ -9,7 +9,7 @@
 // definition of transfer efficiency (OTF-CPT replays the same way).
 //
 // So a replay moves the calls but keeps every compute segment's recorded length
-// (segment_before), except those it scales: what reads the segments of a replay without
+// (ReplayGraph::segment), except those it scales: what reads the segments of a replay without
 // scaled segments reads them from the graph, in call order, not from the replayed times.
 #pragma once
 
@@ -59,12 +59,10 @@ struct ReplayTimes {
   }
 };
 
-ReplayTimes replay_trace(const Trace& trace, const ReplayGraph& graph,
-                         const ReplayOptions& options = {});
+ReplayTimes replay_trace(const ReplayGraph& graph, const ReplayOptions& options = {});
 
 // Same as replay_trace, reusing the buffers of `times`.
-void replay_into(const Trace& trace, const ReplayGraph& graph, const ReplayOptions& options,
-                 ReplayTimes& times);
+void replay_into(const ReplayGraph& graph, const ReplayOptions& options, ReplayTimes& times);
 
 // The most replays replay_ends runs in one pass. Every lane's Enters are kept (8 bytes per
 // call), so lanes cost memory as threads do; two are where the shared work saves the most for
@@ -79,8 +77,7 @@ inline constexpr std::size_t kReplayLanes = 2;
 // the Enters are kept, lane i's in enter[i] (reused between calls). A table per lane rather
 // than one of both lanes side by side: each is the size of the tables freed before the what-if
 // questions (8 bytes per call), whose memory it can take again.
-void replay_ends(const Trace& trace, const ReplayGraph& graph,
-                 std::span<const std::span<const ScaledSegment>> scaled, std::span<TimeNs> ends,
-                 std::span<std::vector<TimeNs>> enter);
+void replay_ends(const ReplayGraph& graph, std::span<const std::span<const ScaledSegment>> scaled,
+                 std::span<TimeNs> ends, std::span<std::vector<TimeNs>> enter);
 
 }  // namespace collwrap

@@ -84,6 +84,16 @@ void for_each_gate(const Trace& trace, const Matching& matching, const ReplayGra
       add(graph.member_calls[m], kCollectiveGate | i);
 }
 
+// Length of the compute segment that ends at the Enter of `call`: from the Leave of the
+// previous call on its location (or the start of the trace) to that Enter, at least 0.
+TimeNs recorded_segment(const Trace& t, const ReplayGraph& g, std::uint32_t call) {
+  const std::uint32_t loc = g.call_loc[call];
+  const std::uint32_t i = call - g.loc_first_call[loc];
+  const Location& l = t.locations[loc];
+  const TimeNs start = i == 0 ? t.begin : l.call_leave[i - 1];
+  return l.call_enter[i] > start ? l.call_enter[i] - start : 0;
+}
+
 std::uint32_t short_cost(TimeNs cost) {
   return cost < ReplayGraph::kLongCost ? static_cast<std::uint32_t>(cost) : ReplayGraph::kLongCost;
 }
@@ -104,7 +114,10 @@ void set_call_costs(const Trace& trace, ReplayGraph& graph) {
         from = std::max(from, gate & kCollectiveGate ? latest_member[gate & ~kCollectiveGate]
                                                      : recorded_enter(trace, graph, gate));
       const TimeNs own = std::max<TimeNs>(0, l.call_leave[i] - from);
-      graph.call_costs[g] = {short_cost(recorded_segment(trace, graph, g)), short_cost(own)};
+      const TimeNs segment = recorded_segment(trace, graph, g);
+      graph.call_costs[g] = {short_cost(segment), short_cost(own)};
+      if (graph.call_costs[g].segment == ReplayGraph::kLongCost)
+        graph.long_segments.emplace_back(g, segment);
       if (graph.call_costs[g].own == ReplayGraph::kLongCost)
         graph.long_own_costs.emplace_back(g, own);
     }
@@ -115,6 +128,7 @@ void set_call_costs(const Trace& trace, ReplayGraph& graph) {
 
 ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching) {
   ReplayGraph graph;
+  graph.begin = trace.begin;
   graph.loc_first_call.reserve(trace.locations.size() + 1);
   std::uint32_t total = 0;
   for (const Location& l : trace.locations) {
@@ -167,11 +181,12 @@ ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching) {
   return graph;
 }
 
-TimeNs ReplayGraph::long_own_cost(std::uint32_t g) const {
+TimeNs ReplayGraph::long_cost(const std::vector<std::pair<std::uint32_t, TimeNs>>& costs,
+                              std::uint32_t g) {
   const auto it =
-      std::lower_bound(long_own_costs.begin(), long_own_costs.end(), g,
+      std::lower_bound(costs.begin(), costs.end(), g,
                        [](const auto& entry, std::uint32_t call) { return entry.first < call; });
-  return it != long_own_costs.end() && it->first == g ? it->second : 0;
+  return it != costs.end() && it->first == g ? it->second : 0;
 }
 
 }  // namespace collwrap

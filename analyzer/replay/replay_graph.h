@@ -23,7 +23,10 @@ namespace collwrap {
 // A gate is a global call id, or kCollectiveGate | instance id.
 inline constexpr std::uint32_t kCollectiveGate = 0x80000000u;
 
+// All that the replays read of a matched trace: a replay needs nothing else, so that a slice of
+// time can be replayed from its own graph (replay_slices.h).
 struct ReplayGraph {
+  TimeNs begin = 0;                           // the trace's start: every location starts there
   std::vector<std::uint32_t> loc_first_call;  // locations + 1 entries
   std::vector<std::uint32_t> call_loc;        // global call id → location
 
@@ -40,16 +43,18 @@ struct ReplayGraph {
   // dependency (the transfer and the library's own work; at least 0). Side by side in 32 bits
   // each, so that a replay reads one array in call order rather than the recorded times of the
   // call, its predecessor and its gates; a length of 2^32 - 1 ns (4.3 s) or more is kept
-  // apart (kLongCost, see segment_before() and own_cost()).
+  // apart (kLongCost, see segment() and own_cost()).
   struct CallCosts {
     std::uint32_t segment = 0;
     std::uint32_t own = 0;
   };
   static constexpr std::uint32_t kLongCost = 0xFFFFFFFFu;
   std::vector<CallCosts> call_costs;
+  std::vector<std::pair<std::uint32_t, TimeNs>> long_segments;   // (call, length), by call
   std::vector<std::pair<std::uint32_t, TimeNs>> long_own_costs;  // (call, own cost), by call
 
   std::size_t calls() const { return call_loc.size(); }
+  std::size_t locations() const { return loc_first_call.size() - 1; }
   std::uint32_t global(std::uint32_t loc, std::uint32_t call) const {
     return loc_first_call[loc] + call;
   }
@@ -57,12 +62,20 @@ struct ReplayGraph {
   std::span<const std::uint32_t> gates_of(std::uint32_t g) const {
     return {gates.data() + gate_first[g], gates.data() + gate_first[g + 1]};
   }
+  // Length of the compute segment that ends at the Enter of call g, as recorded: from the
+  // Leave of the previous call on its location (or the start of the trace), at least 0. A
+  // replay keeps it but where it scales it (replay.h).
+  TimeNs segment(std::uint32_t g) const {
+    const std::uint32_t segment = call_costs[g].segment;
+    return segment != kLongCost ? segment : long_cost(long_segments, g);
+  }
   // Own cost of call g as recorded (see call_costs).
   TimeNs own_cost(std::uint32_t g) const {
     const std::uint32_t own = call_costs[g].own;
-    return own != kLongCost ? own : long_own_cost(g);
+    return own != kLongCost ? own : long_cost(long_own_costs, g);
   }
-  TimeNs long_own_cost(std::uint32_t g) const;
+  static TimeNs long_cost(const std::vector<std::pair<std::uint32_t, TimeNs>>& costs,
+                          std::uint32_t g);
 };
 
 ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching);
@@ -73,21 +86,6 @@ inline TimeNs recorded_enter(const Trace& t, const ReplayGraph& g, std::uint32_t
 }
 inline TimeNs recorded_leave(const Trace& t, const ReplayGraph& g, std::uint32_t call) {
   return t.locations[g.call_loc[call]].call_leave[g.local(call)];
-}
-
-// Length of the compute segment that ends at the Enter of `call`: from the Leave of the
-// previous call on its location (or the start of the trace) to that Enter, at least 0.
-inline TimeNs recorded_segment(const Trace& t, const ReplayGraph& g, std::uint32_t call) {
-  const std::uint32_t loc = g.call_loc[call];
-  const std::uint32_t i = call - g.loc_first_call[loc];
-  const Location& l = t.locations[loc];
-  const TimeNs start = i == 0 ? t.begin : l.call_leave[i - 1];
-  return l.call_enter[i] > start ? l.call_enter[i] - start : 0;
-}
-// The same from call_costs, read from the trace only for a segment of 4.3 s or more.
-inline TimeNs segment_before(const Trace& t, const ReplayGraph& g, std::uint32_t call) {
-  const std::uint32_t segment = g.call_costs[call].segment;
-  return segment != ReplayGraph::kLongCost ? segment : recorded_segment(t, g, call);
 }
 
 }  // namespace collwrap

@@ -128,7 +128,7 @@ bool replays_slice_by_slice(const ReplayGraph& graph, const SliceCuts& cuts) {
   return true;
 }
 
-ReplayTimes replay_in_slices(const Trace& trace, const ReplayGraph& graph, const SliceCuts& cuts,
+ReplayTimes replay_in_slices(const ReplayGraph& graph, const SliceCuts& cuts,
                              const ReplayOptions& options) {
   const std::vector<std::uint32_t> slice = slice_of_calls(graph, cuts);
   const std::vector<std::vector<std::uint32_t>> plan = plan_handovers(graph, cuts, slice);
@@ -136,13 +136,13 @@ ReplayTimes replay_in_slices(const Trace& trace, const ReplayGraph& graph, const
   times.enter.assign(graph.calls(), kUnset);
   const std::array<std::span<const ScaledSegment>, 1> scaled{options.scaled_segments};
   Handover<1> handed;
-  TimeNs end = trace.begin;
+  TimeNs end = graph.begin;
   std::uint64_t broken = 0;
   for (std::size_t s = 0; s < cuts.slices(); ++s) {
     // A table of its own for each slice, as each process of a divided analysis would hold:
     // only what is handed over comes from the slices before.
     std::vector<TimeNs> enter;
-    Replayer<1> replayer(trace, graph, options.network, scaled,
+    Replayer<1> replayer(graph, options.network, scaled,
                          std::span<std::vector<TimeNs>, 1>(&enter, 1), &times);
     end = std::max(end, replayer.run_slice(cuts.row(s), cuts.row(s + 1), handed)[0]);
     broken += times.broken_gates;

@@ -58,7 +58,7 @@ bool replays_slice_by_slice(const ReplayGraph& graph, const SliceCuts& cuts);
 
 // The replay of `options`, slice after slice, each from only what the slices before hand on:
 // the same times as replay_trace. Requires replays_slice_by_slice.
-ReplayTimes replay_in_slices(const Trace& trace, const ReplayGraph& graph, const SliceCuts& cuts,
+ReplayTimes replay_in_slices(const ReplayGraph& graph, const SliceCuts& cuts,
                              const ReplayOptions& options = {});
 
 }  // namespace collwrap

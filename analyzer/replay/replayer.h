@@ -55,11 +55,10 @@ struct alignas(64) LocationCursor {
 template <std::size_t L>
 class Replayer {
  public:
-  Replayer(const Trace& trace, const ReplayGraph& graph, NetworkModel network,
+  Replayer(const ReplayGraph& graph, NetworkModel network,
            std::span<const std::span<const ScaledSegment>, L> scaled,
            std::span<std::vector<TimeNs>, L> enter, ReplayTimes* full)
-      : trace_(trace),
-        graph_(graph),
+      : graph_(graph),
         scaled_(scaled),
         own_costs_(network == NetworkModel::AsRecorded),
         enter_(),
@@ -79,8 +78,8 @@ class Replayer {
       full->own_costs = own_costs_;
     }
     LocationCursor<L> start;
-    start.last_leave.fill(trace.begin);
-    at_.assign(trace.locations.size(), start);
+    start.last_leave.fill(graph.begin);
+    at_.assign(graph.locations(), start);
     limit_.resize(at_.size());
     for (std::size_t loc = 0; loc < at_.size(); ++loc) {
       limit_[loc] = graph.loc_first_call[loc + 1] - graph.loc_first_call[loc];
@@ -94,7 +93,7 @@ class Replayer {
 
   // The latest Leave of each lane: a location's Leaves never decrease, so its last call ends it.
   LaneTimes<L> run() {
-    const std::uint32_t locations = static_cast<std::uint32_t>(trace_.locations.size());
+    const auto locations = static_cast<std::uint32_t>(graph_.locations());
     std::vector<std::uint32_t> active;
     for (std::uint32_t loc = 0; loc < locations; ++loc) {
       if (at_[loc].next_call < limit_[loc])
@@ -125,7 +124,7 @@ class Replayer {
       force = !progress;
     }
     LaneTimes<L> end;
-    end.fill(trace_.begin);
+    end.fill(graph_.begin);
     for (const LocationCursor<L>& at : at_)
       for (std::size_t lane = 0; lane < L; ++lane)
         end[lane] = std::max(end[lane], at.last_leave[lane]);
@@ -230,7 +229,7 @@ class Replayer {
 
   // Sets the Enter of call g, the next of the location that stands at `at`.
   void enter(std::uint32_t g, LocationCursor<L>& at) {
-    const TimeNs segment = segment_before(trace_, graph_, g);
+    const TimeNs segment = graph_.segment(g);
     for (std::size_t lane = 0; lane < L; ++lane) {
       TimeNs length = segment;
       const std::span<const ScaledSegment> list = scaled_[lane];
@@ -261,7 +260,6 @@ class Replayer {
     return latest[0] != kUnset;  // some member was entered
   }
 
-  const Trace& trace_;
   const ReplayGraph& graph_;
   const std::span<const std::span<const ScaledSegment>, L> scaled_;
   const bool own_costs_;

@@ -62,7 +62,7 @@ CriticalPathSummary CriticalPathTally::summary(const CriticalPathTotals& totals,
   s.mpi_s = seconds(mpi_);
   std::vector<TimeNs> total(types_.types(), 0);
   for (std::uint32_t g = 0; g < graph_.calls(); ++g)
-    total[types_.type_of_call[g]] += segment_before(trace_, graph_, g);
+    total[types_.type_of_call[g]] += graph_.segment(g);
   const double ranks = std::max(1, trace_.world_size);
   const double length = totals.length > 0 ? static_cast<double>(totals.length) : 1.0;
 

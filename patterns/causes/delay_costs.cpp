@@ -200,7 +200,7 @@ class DelayAnalysis {
     return static_cast<std::uint32_t>(std::lower_bound(begin, end, g) - waits_.begin());
   }
 
-  TimeNs segment(std::uint32_t g) const { return segment_before(trace_, graph_, g); }
+  TimeNs segment(std::uint32_t g) const { return graph_.segment(g); }
 
   // First global call of the synchronization interval that ends at call g, towards `rank`.
   std::uint32_t interval_begin(std::uint32_t g, std::int32_t rank) const {

@@ -59,9 +59,9 @@ class CauseFinder {
     ReplayTimes ideal;
     parallel_for(2, threads_, [&](std::size_t task) {
       if (task == 0)
-        recorded_ = replay_trace(trace_, graph_);
+        recorded_ = replay_trace(graph_);
       else
-        replay_into(trace_, graph_, {NetworkModel::Ideal, {}}, ideal);
+        replay_into(graph_, {NetworkModel::Ideal, {}}, ideal);
     });
     result.replay_runtime_s = seconds(recorded_.end - trace_.begin);
     result.broken_dependencies = recorded_.broken_gates;
@@ -78,7 +78,7 @@ class CauseFinder {
       CriticalPathPieces pieces(graph_, recorded_);
       const bool draw = options_.critical_path_pieces;
       const CriticalPathTotals totals =
-          walk_critical_path(trace_, graph_, recorded_, [&](const CriticalPathStep& step) {
+          walk_critical_path(graph_, recorded_, [&](const CriticalPathStep& step) {
             tally.add(step);
             if (draw) pieces.add(step);
           });
@@ -153,7 +153,7 @@ class CauseFinder {
       std::array<std::span<const ScaledSegment>, kReplayLanes> scaled;
       std::copy(replay.changed.begin(), replay.changed.end(), scaled.begin());
       std::array<TimeNs, kReplayLanes> ends{};
-      replay_ends(trace_, graph_, std::span(scaled.data(), lanes), std::span(ends.data(), lanes),
+      replay_ends(graph_, std::span(scaled.data(), lanes), std::span(ends.data(), lanes),
                   replay.enter);
       for (std::size_t lane = 0; lane < lanes; ++lane) finish(asked[lane], ends[lane]);
     });
@@ -183,7 +183,7 @@ class CauseFinder {
     std::vector<std::uint32_t> last_loc(ends, kNone);
     for (std::uint32_t g = 0; g < graph_.calls(); ++g) {
       const std::uint32_t t = end_of_type_[types_.type_of_call[g]];
-      type_time_[t] += segment_before(trace_, graph_, g);
+      type_time_[t] += graph_.segment(g);
       if (last_loc[t] != graph_.call_loc[g]) {
         last_loc[t] = graph_.call_loc[g];
         ++type_locations_[t];
@@ -205,7 +205,7 @@ class CauseFinder {
         }
         Candidate& c = all[slot[end]];
         ++c.occurrences;
-        c.time += segment_before(trace_, graph_, g);
+        c.time += graph_.segment(g);
         c.short_term += costs.short_term[g];
         c.long_term += costs.long_term[g];
         c.largest_charges += costs.largest_charge[g];
@@ -301,7 +301,7 @@ class CauseFinder {
       cause.target_time_s = std::max(0.0, static_cast<double>(c.time) - c.largest_charges) * 1e-9;
       scaled_segments(changed, first, last, [&](std::uint32_t g) {
         if (!is_candidate(g)) return 1.0f;
-        const auto length = static_cast<float>(segment_before(trace_, graph_, g));
+        const auto length = static_cast<float>(graph_.segment(g));
         return length > 0 ? std::clamp(1.0f - costs.largest_charge[g] / length, 0.0f, 1.0f) : 1.0f;
       });
       return true;
@@ -330,7 +330,7 @@ class CauseFinder {
       if (!in_group(g)) continue;
       const std::uint32_t i = instance(g);
       if (i >= sum.size()) sum.resize(i + 1, 0), count.resize(i + 1, 0);
-      sum[i] += segment_before(trace_, graph_, g);
+      sum[i] += graph_.segment(g);
       ++count[i];
     }
     const auto mean = [&](std::uint32_t i) {
@@ -345,7 +345,7 @@ class CauseFinder {
       if (!in_group(g)) return 1.0f;
       const std::uint32_t i = instance(g);
       if (graph_.call_loc[g] == c.loc) target += mean(i);
-      const TimeNs length = segment_before(trace_, graph_, g);
+      const TimeNs length = graph_.segment(g);
       return length > 0 ? static_cast<float>(mean(i) / static_cast<double>(length)) : 1.0f;
     });
     cause.target_time_s = target * 1e-9;

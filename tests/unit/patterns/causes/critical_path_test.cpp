@@ -17,7 +17,7 @@ struct WalkedPath {
 WalkedPath walk(const TracedRun& run, const ReplayTimes& t) {
   WalkedPath p;
   CriticalPathPieces pieces(run.graph, t);
-  p.totals = walk_critical_path(run.trace, run.graph, t, [&](const CriticalPathStep& s) {
+  p.totals = walk_critical_path(run.graph, t, [&](const CriticalPathStep& s) {
     p.steps.push_back(s);
     pieces.add(s);
   });
@@ -34,7 +34,7 @@ TimeNs segment_on_path(const WalkedPath& p, std::uint32_t g) {
 
 TEST(CriticalPath, FollowsTheChainOfMessagesBackToTheLateRank) {
   const TracedRun run(delay_chain());
-  const ReplayTimes t = replay_trace(run.trace, run.graph);
+  const ReplayTimes t = replay_trace(run.graph);
   const WalkedPath p = walk(run, t);
   EXPECT_EQ(p.totals.length, 440);  // the whole run, each nanosecond once
   // Backwards: rank 0's MPI_Finalize waits for rank 1 (the first of the two that enter last),
@@ -47,7 +47,7 @@ TEST(CriticalPath, FollowsTheChainOfMessagesBackToTheLateRank) {
 
 TEST(CriticalPath, GoesThroughTheLastRankToEnterACollective) {
   const TracedRun run(imbalance_before_allreduce({100, 300, 100, 150}));
-  const ReplayTimes t = replay_trace(run.trace, run.graph);
+  const ReplayTimes t = replay_trace(run.graph);
   const WalkedPath p = walk(run, t);
   EXPECT_EQ(p.totals.length, t.end);
   EXPECT_EQ(segment_on_path(p, run.graph.global(1, 1)), 300);
@@ -56,7 +56,7 @@ TEST(CriticalPath, GoesThroughTheLastRankToEnterACollective) {
 
 TEST(CriticalPathPieces, OnePiecePerRankVisitedEarliestFirstAndContiguous) {
   const TracedRun run(delay_chain());
-  const ReplayTimes t = replay_trace(run.trace, run.graph);
+  const ReplayTimes t = replay_trace(run.graph);
   const WalkedPath p = walk(run, t);
   const std::vector<CriticalPathPiece>& pieces = p.pieces;
   ASSERT_EQ(pieces.size(), p.totals.hops + 1u);  // rank 0, rank 1, then rank 0's MPI_Finalize

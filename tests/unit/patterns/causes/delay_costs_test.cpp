@@ -22,7 +22,7 @@ struct Analysed {
   explicit Analysed(Trace t)
       : run(std::move(t)),
         types(segment_types(run.trace, run.graph)),
-        times(replay_trace(run.trace, run.graph)),
+        times(replay_trace(run.graph)),
         costs(delay_costs(run.trace, run.graph, types, times)) {}
   double sum(const std::vector<double>& v) const {
     double s = 0;
@@ -225,7 +225,7 @@ TEST(DelayCosts, LargestChargeIsTheLargestWaitASegmentCaused) {
   b.send(b.call(0, "MPI_Send", 400, 410, "t.c", 5), 1, 0, 8);
   b.recv(b.call(1, "MPI_Recv", 100, 420, "t.c", 6), 0, 0, 8);
   const TracedRun run(b.finish());
-  const ReplayTimes t = replay_trace(run.trace, run.graph);
+  const ReplayTimes t = replay_trace(run.graph);
   const DelayCosts costs =
       delay_costs(run.trace, run.graph, segment_types(run.trace, run.graph), t);
   EXPECT_FLOAT_EQ(costs.largest_charge[run.graph.global(0, 0)], 300.0f);

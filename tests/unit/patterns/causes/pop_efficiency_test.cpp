@@ -11,8 +11,8 @@ namespace collwrap::testing {
 namespace {
 
 PopEfficiencies pop_of(const TracedRun& run) {
-  return pop_efficiencies(run.trace, run.graph, replay_trace(run.trace, run.graph),
-                          replay_trace(run.trace, run.graph, {NetworkModel::Ideal, {}}));
+  return pop_efficiencies(run.trace, run.graph, replay_trace(run.graph),
+                          replay_trace(run.graph, {NetworkModel::Ideal, {}}));
 }
 
 TEST(Pop, BalancedRunIsEfficientExceptForTheTransfer) {

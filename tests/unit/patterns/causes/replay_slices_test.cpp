@@ -55,8 +55,8 @@ TEST(ReplaySlices, EverySliceFromWhatTheOnesBeforeHandOnGivesTheWholeReplay) {
         SCOPED_TRACE(std::to_string(slices) + " slices, network " +
                      std::to_string(static_cast<int>(options.network)) + ", " +
                      std::to_string(options.scaled_segments.size()) + " scaled");
-        expect_same_times(replay_in_slices(run.trace, run.graph, cuts, options),
-                          replay_trace(run.trace, run.graph, options));
+        expect_same_times(replay_in_slices(run.graph, cuts, options),
+                          replay_trace(run.graph, options));
       }
     }
   }

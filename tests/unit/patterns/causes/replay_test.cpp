@@ -14,7 +14,7 @@ namespace {
 
 TEST(Replay, AsRecordedGivesBackTheRecordedTimes) {
   const TracedRun run(delay_chain());
-  const ReplayTimes t = replay_trace(run.trace, run.graph);
+  const ReplayTimes t = replay_trace(run.graph);
   for (std::uint32_t g = 0; g < run.graph.calls(); ++g) {
     EXPECT_EQ(t.enter[g], recorded_enter(run.trace, run.graph, g)) << g;
     EXPECT_EQ(t.leave(g), recorded_leave(run.trace, run.graph, g)) << g;
@@ -25,7 +25,7 @@ TEST(Replay, AsRecordedGivesBackTheRecordedTimes) {
 
 TEST(Replay, FindsWhoEachWaitWaitedFor) {
   const TracedRun run(delay_chain());
-  const ReplayTimes t = replay_trace(run.trace, run.graph);
+  const ReplayTimes t = replay_trace(run.graph);
   const std::uint32_t recv1 = run.graph.global(1, 1), send0 = run.graph.global(0, 1);
   const std::uint32_t recv2 = run.graph.global(2, 1), send1 = run.graph.global(1, 2);
   EXPECT_EQ(t.waited_for[recv1], send0);
@@ -37,7 +37,7 @@ TEST(Replay, FindsWhoEachWaitWaitedFor) {
 
 TEST(Replay, IdealNetworkTakesNoTimeInMpi) {
   const TracedRun run(delay_chain());
-  const ReplayTimes t = replay_trace(run.trace, run.graph, {NetworkModel::Ideal, {}});
+  const ReplayTimes t = replay_trace(run.graph, {NetworkModel::Ideal, {}});
   // Rank 0: Init 0..0, 400 of compute, Send 400..400; everyone else only waits for it.
   EXPECT_EQ(t.enter[run.graph.global(0, 1)], 400);
   EXPECT_EQ(t.leave(run.graph.global(1, 1)), 400);
@@ -47,7 +47,7 @@ TEST(Replay, IdealNetworkTakesNoTimeInMpi) {
 
 TEST(Replay, IdealNetworkCollectiveEndsAtTheLastEnter) {
   const TracedRun run(imbalance_before_allreduce({100, 100, 100, 200}));
-  const ReplayTimes t = replay_trace(run.trace, run.graph, {NetworkModel::Ideal, {}});
+  const ReplayTimes t = replay_trace(run.graph, {NetworkModel::Ideal, {}});
   for (std::uint32_t r = 0; r < 4; ++r) EXPECT_EQ(t.leave(run.graph.global(r, 1)), 200) << r;
   EXPECT_EQ(t.waited_for[run.graph.global(0, 1)], run.graph.global(3, 1));
 }
@@ -65,7 +65,7 @@ TEST(Replay, IdealNetworkNeighborhoodCollectiveWaitsOnlyForInNeighbors) {
     b.call(r, "MPI_Finalize", 220, 230, "sync.c", 30);
   }
   const TracedRun run(b.finish());
-  const ReplayTimes t = replay_trace(run.trace, run.graph, {NetworkModel::Ideal, {}});
+  const ReplayTimes t = replay_trace(run.graph, {NetworkModel::Ideal, {}});
   // MPI takes no time: ranks enter after their compute alone (0 + work).
   EXPECT_EQ(t.leave(run.graph.global(0, 1)), 200);
   EXPECT_EQ(t.leave(run.graph.global(1, 1)), 200);  // waits for rank 0
@@ -77,11 +77,11 @@ TEST(Replay, IdealNetworkNeighborhoodCollectiveWaitsOnlyForInNeighbors) {
 // its own. Each rank takes the lead in one of four rounds (400 against 100).
 TEST(Replay, ScaledSegmentsOnEveryLocationEachApplyOnce) {
   const TracedRun run(moving_imbalance());
-  const ReplayTimes as_recorded = replay_trace(run.trace, run.graph);
+  const ReplayTimes as_recorded = replay_trace(run.graph);
   std::vector<ScaledSegment> scale;
   for (std::uint32_t r = 0; r < 4; ++r)
     scale.push_back({run.graph.global(r, 1 + r), 0.25f});  // the leader's 400 becomes 100
-  const ReplayTimes t = replay_trace(run.trace, run.graph, {NetworkModel::AsRecorded, scale});
+  const ReplayTimes t = replay_trace(run.graph, {NetworkModel::AsRecorded, scale});
   for (std::uint32_t r = 0; r < 4; ++r)
     for (std::uint32_t round = 0; round < 4; ++round) {
       const std::uint32_t g = run.graph.global(r, 1 + round);
@@ -95,7 +95,7 @@ TEST(Replay, ScaledSegmentMovesTheRunsThatDependOnIt) {
   const TracedRun run(delay_chain());
   // Rank 0's 400 of compute becomes 100.
   const std::vector<ScaledSegment> scale{{run.graph.global(0, 1), 0.25f}};
-  const ReplayTimes t = replay_trace(run.trace, run.graph, {NetworkModel::AsRecorded, scale});
+  const ReplayTimes t = replay_trace(run.graph, {NetworkModel::AsRecorded, scale});
   EXPECT_EQ(t.enter[run.graph.global(0, 1)], 110);
   EXPECT_EQ(t.waited_for[run.graph.global(1, 1)], kNone);  // no wait left on rank 1
   EXPECT_EQ(t.end, 140);  // 300 earlier: the transfer times stay as recorded
@@ -106,7 +106,7 @@ TEST(Replay, SynchronousSendWaitsForTheReceive) {
   b.send(b.call(0, "MPI_Ssend", 0, 500, "s.c", 1), 1, 0, 8);
   b.recv(b.call(1, "MPI_Recv", 490, 500, "s.c", 2), 0, 0, 8);
   const TracedRun run(b.finish());
-  const ReplayTimes t = replay_trace(run.trace, run.graph);
+  const ReplayTimes t = replay_trace(run.graph);
   EXPECT_EQ(t.waited_for[run.graph.global(0, 0)], run.graph.global(1, 0));
   EXPECT_EQ(t.wait(run.graph.global(0, 0)), 490);
 }
@@ -130,10 +130,10 @@ TEST(Replay, SegmentsAndOwnCostsOf4SecondsOrMoreKeepTheirLength) {
   b.recv(b.call(1, "MPI_Recv", 100, 11 * kSecond, "l.c", 2), 0, 0, 8);
   const TracedRun run(b.finish());
   const std::uint32_t send = run.graph.global(0, 0), recv = run.graph.global(1, 0);
-  EXPECT_EQ(segment_before(run.trace, run.graph, send), 5 * kSecond - run.trace.begin);
+  EXPECT_EQ(run.graph.segment(send), 5 * kSecond - run.trace.begin);
   EXPECT_EQ(run.graph.own_cost(recv), 6 * kSecond);  // 11 s - the send's Enter at 5 s
   EXPECT_EQ(run.graph.own_cost(send), 10);
-  EXPECT_EQ(replay_trace(run.trace, run.graph).end, 11 * kSecond);
+  EXPECT_EQ(replay_trace(run.graph).end, 11 * kSecond);
 }
 
 TEST(Replay, ReplayEndsAreTheEndsOfTheFullReplays) {
@@ -144,20 +144,20 @@ TEST(Replay, ReplayEndsAreTheEndsOfTheFullReplays) {
   const std::array<std::span<const ScaledSegment>, 2> scaled{quarter, {}};
   std::array<std::vector<TimeNs>, 2> enter;  // reused, as the what-if questions do
   std::array<TimeNs, 2> ends{};
-  replay_ends(chain.trace, chain.graph, scaled, ends, enter);
+  replay_ends(chain.graph, scaled, ends, enter);
   EXPECT_EQ(ends[0], 140);
   EXPECT_EQ(ends[1], 440);
   const TracedRun imbalance(imbalance_before_allreduce({100, 100, 100, 200}));
   const std::array<std::span<const ScaledSegment>, 1> none{};
   std::array<TimeNs, 1> end{};
-  replay_ends(imbalance.trace, imbalance.graph, none, end, enter);
-  EXPECT_EQ(end[0], replay_trace(imbalance.trace, imbalance.graph).end);
-  EXPECT_EQ(enter[0], replay_trace(imbalance.trace, imbalance.graph).enter);
+  replay_ends(imbalance.graph, none, end, enter);
+  EXPECT_EQ(end[0], replay_trace(imbalance.graph).end);
+  EXPECT_EQ(enter[0], replay_trace(imbalance.graph).enter);
 }
 
 // The replays move the calls, not the code between them: every compute segment keeps its
 // recorded length, as recorded and on an ideal network, so that what reads a replay's segments
-// reads them from the graph (segment_before); only a scaled segment changes.
+// reads them from the graph (ReplayGraph::segment); only a scaled segment changes.
 TEST(Replay, EverySegmentKeepsItsRecordedLengthUnlessScaled) {
   std::vector<Trace> traces;
   traces.push_back(delay_chain());
@@ -168,11 +168,11 @@ TEST(Replay, EverySegmentKeepsItsRecordedLengthUnlessScaled) {
     for (const ReplayOptions& options :
          {ReplayOptions{NetworkModel::AsRecorded, {}}, ReplayOptions{NetworkModel::Ideal, {}},
           ReplayOptions{NetworkModel::AsRecorded, half}}) {
-      const ReplayTimes t = replay_trace(run.trace, run.graph, options);
+      const ReplayTimes t = replay_trace(run.graph, options);
       for (std::uint32_t g = 0; g < run.graph.calls(); ++g) {
         const bool first = g == run.graph.loc_first_call[run.graph.call_loc[g]];
         const TimeNs replayed = t.enter[g] - (first ? run.trace.begin : t.leave(g - 1));
-        const TimeNs recorded = segment_before(run.trace, run.graph, g);
+        const TimeNs recorded = run.graph.segment(g);
         EXPECT_EQ(replayed, options.scaled_segments.empty() || g != half[0].call
                                 ? recorded
                                 : (recorded + 1) / 2)
@@ -193,14 +193,14 @@ TEST(Replay, EachLaneOfAPassEndsAsItsReplayAlone) {
       if ((g + lane) % (lane + 2) == 0) questions[lane].push_back({g, 0.1f * (lane + 1)});
   std::vector<TimeNs> alone;
   for (const std::vector<ScaledSegment>& q : questions)
-    alone.push_back(replay_trace(run.trace, run.graph, {NetworkModel::AsRecorded, q}).end);
+    alone.push_back(replay_trace(run.graph, {NetworkModel::AsRecorded, q}).end);
   ASSERT_GT(std::set<TimeNs>(alone.begin(), alone.end()).size(), 1u);  // the lanes differ
   std::array<std::vector<TimeNs>, kReplayLanes> enter;
   for (std::size_t lanes = 1; lanes <= kReplayLanes; ++lanes) {
     const std::vector<std::span<const ScaledSegment>> scaled(questions.begin(),
                                                              questions.begin() + lanes);
     std::vector<TimeNs> ends(lanes);
-    replay_ends(run.trace, run.graph, scaled, ends, enter);
+    replay_ends(run.graph, scaled, ends, enter);
     for (std::size_t lane = 0; lane < lanes; ++lane)
       EXPECT_EQ(ends[lane], alone[lane]) << lanes << " lanes, lane " << lane;
   }
