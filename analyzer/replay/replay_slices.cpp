@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "replayer.h"
+#include "slice_graph.h"
 
 namespace collwrap {
 namespace {
@@ -134,25 +135,43 @@ ReplayTimes replay_in_slices(const ReplayGraph& graph, const SliceCuts& cuts,
   const std::vector<std::vector<std::uint32_t>> plan = plan_handovers(graph, cuts, slice);
   ReplayTimes times;
   times.enter.assign(graph.calls(), kUnset);
-  const std::array<std::span<const ScaledSegment>, 1> scaled{options.scaled_segments};
-  Handover<1> handed;
-  TimeNs end = graph.begin;
-  std::uint64_t broken = 0;
+  times.waited_for.assign(graph.calls(), kNone);
+  times.graph = &graph;
+  times.own_costs = options.network == NetworkModel::AsRecorded;
+  Handover<1> handed;  // by global id
+  std::vector<std::uint32_t> handed_calls;
   for (std::size_t s = 0; s < cuts.slices(); ++s) {
-    // A table of its own for each slice, as each process of a divided analysis would hold:
-    // only what is handed over comes from the slices before.
+    // Each slice from its own graph and tables, as each process of a divided analysis will
+    // hold them: only what is handed over comes from the slices before.
+    const SliceGraph part = cut_slice_graph(graph, cuts, s, handed_calls);
+    std::vector<ScaledSegment> scaled_here;
+    for (const ScaledSegment& scaled : options.scaled_segments)
+      if (const std::uint32_t c = part.local(scaled.call);
+          c != kNone && c < part.graph.loc_first_call.back())
+        scaled_here.push_back({c, scaled.factor});
+    const std::array<std::span<const ScaledSegment>, 1> lanes{scaled_here};
+    Handover<1> in;
+    for (const auto& [call, enter] : handed) in.emplace_back(part.local(call), enter);
     std::vector<TimeNs> enter;
-    Replayer<1> replayer(graph, options.network, scaled,
-                         std::span<std::vector<TimeNs>, 1>(&enter, 1), &times);
-    end = std::max(end, replayer.run_slice(cuts.row(s), cuts.row(s + 1), handed)[0]);
-    broken += times.broken_gates;
-    for (std::size_t loc = 0; loc < cuts.locations; ++loc)
-      std::copy(enter.begin() + cuts.row(s)[loc], enter.begin() + cuts.row(s + 1)[loc],
-                times.enter.begin() + cuts.row(s)[loc]);
-    if (s + 1 < cuts.slices()) handed = replayer.hand_over(plan[s]);
+    ReplayTimes here;
+    Replayer<1> replayer(part.graph, options.network, lanes,
+                         std::span<std::vector<TimeNs>, 1>(&enter, 1), &here);
+    times.end = std::max(times.end, replayer.run_slice(part.from, part.to, in)[0]);
+    times.broken_gates += here.broken_gates;
+    for (std::uint32_t loc = 0; loc < cuts.locations; ++loc)
+      for (std::uint32_t c = part.from[loc]; c < part.to[loc]; ++c) {
+        const std::uint32_t waited = here.waited_for[c];
+        times.enter[part.global[c]] = enter[c];
+        times.waited_for[part.global[c]] = waited == kNone ? kNone : part.global[waited];
+      }
+    if (s + 1 == cuts.slices()) break;
+    std::vector<std::uint32_t> local_calls;
+    for (const std::uint32_t c : plan[s]) local_calls.push_back(part.local(c));
+    handed = replayer.hand_over(local_calls);
+    for (auto& [call, enter_time] : handed) call = part.global[call];
+    handed_calls = plan[s];
   }
-  times.end = end;
-  times.broken_gates = broken;
+  times.end = std::max(times.end, graph.begin);
   return times;
 }
 

@@ -26,6 +26,19 @@ Trace long_send() {
   return b.finish();
 }
 
+// Rank 0 computes 5 s before its MPI_Send; rank 1 waits 6 s in MPI_Recv: a segment and an own
+// cost beyond the graph's 32-bit lengths.
+Trace long_compute() {
+  constexpr TimeNs kSecond = 1'000'000'000;
+  TraceBuilder b(2);
+  for (int r = 0; r < 2; ++r) b.call(r, "MPI_Init", 0, 10, "l.c", 1);
+  b.send(b.call(0, "MPI_Send", 5 * kSecond, 5 * kSecond + 10, "l.c", 2), 1, 0, 8);
+  b.recv(b.call(1, "MPI_Recv", 100, 11 * kSecond, "l.c", 3), 0, 0, 8);
+  for (int r = 0; r < 2; ++r)
+    b.call(r, "MPI_Finalize", 11 * kSecond + 10, 11 * kSecond + 20, "l.c", 4);
+  return b.finish();
+}
+
 void expect_same_times(const ReplayTimes& sliced, const ReplayTimes& whole) {
   EXPECT_EQ(sliced.enter, whole.enter);
   EXPECT_EQ(sliced.waited_for, whole.waited_for);
@@ -40,6 +53,7 @@ TEST(ReplaySlices, EverySliceFromWhatTheOnesBeforeHandOnGivesTheWholeReplay) {
   traces.push_back(moving_imbalance());
   traces.push_back(imbalance_before_allreduce({100, 300, 100, 200}));
   traces.push_back(long_send());
+  traces.push_back(long_compute());
   for (Trace& trace : traces) {
     const TracedRun run(std::move(trace));
     std::vector<ScaledSegment> halved;

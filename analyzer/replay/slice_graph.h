@@ -1,0 +1,38 @@
+// The part of a replay graph that one slice of time needs (replay_slices.h), renumbered, as the
+// process that replays the slice holds it: location by location the slice's calls and then the
+// location's next call (which the slice enters but does not leave), then the calls entered by
+// earlier slices whose Enters are handed over to it, and the collective instances its calls
+// wait for. A slice's graph is about as large as the slice; built here from the whole graph,
+// it is what a divided analysis's processes will build from the rows their holders send.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "replay_graph.h"
+#include "replay_slices.h"
+
+namespace collwrap {
+
+struct SliceGraph {
+  // Local call ids; the trace's locations; the handed-over calls after the last location's
+  // calls, outside every location (their call_loc is the location count), neither entered nor
+  // left here.
+  ReplayGraph graph;
+  std::vector<std::uint32_t> global;    // by local call: its global id
+  std::vector<std::uint32_t> from, to;  // by location, local ids: the calls the slice leaves
+  // (global id, local id) of every call the slice holds, by global id.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> by_global;
+
+  // The local id of a global call, or kNone when the slice does not hold it.
+  std::uint32_t local(std::uint32_t global_call) const;
+};
+
+// Slice s of `whole` as cut by `cuts`; `handed` (global ids) are the calls whose Enters the
+// slices before hand it. A gate or member the slice does not hold (on a cut that
+// replays_slice_by_slice refuses) is left out.
+SliceGraph cut_slice_graph(const ReplayGraph& whole, const SliceCuts& cuts, std::size_t s,
+                           std::span<const std::uint32_t> handed);
+
+}  // namespace collwrap
