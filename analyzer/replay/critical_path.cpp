@@ -37,6 +37,65 @@ CriticalPathTotals walk_critical_path(const ReplayGraph& graph, const ReplayTime
   return totals;
 }
 
+namespace {
+
+// The location of global call g, from the first calls of the locations (the cuts' first row).
+std::uint32_t location_of(const SliceCuts& cuts, std::uint32_t g) {
+  const std::span<const std::uint32_t> first = cuts.row(0);
+  return static_cast<std::uint32_t>(std::upper_bound(first.begin(), first.end(), g) -
+                                    first.begin()) -
+         1;
+}
+
+// The slice that leaves global call g of location `loc`.
+std::size_t slice_leaving(const SliceCuts& cuts, std::uint32_t loc, std::uint32_t g) {
+  std::size_t s = 0;
+  while (s + 1 < cuts.slices() && cuts.row(s + 1)[loc] <= g) ++s;
+  return s;
+}
+
+}  // namespace
+
+CriticalPathTotals walk_critical_path_in_slices(
+    const std::vector<ReplaySlice>& slices, const SliceCuts& cuts,
+    const std::function<void(const CriticalPathStep&)>& visit) {
+  CriticalPathTotals totals;
+  const auto step = [&](std::uint32_t call, TimeNs call_time, TimeNs segment_time) {
+    totals.length += call_time + segment_time;
+    visit({call, call_time, segment_time});
+  };
+  // The location whose last call leaves last: each location's last call is in the last slice
+  // that leaves any of its calls.
+  std::uint32_t g = kNone;
+  TimeNs latest = 0;
+  for (std::uint32_t loc = 0; loc < cuts.locations; ++loc)
+    for (std::size_t s = slices.size(); s-- > 0;) {
+      const SliceGraph& part = slices[s].part;
+      if (part.from[loc] == part.to[loc]) continue;
+      const TimeNs leave = slices[s].times.leave(part.to[loc] - 1);
+      if (g == kNone || leave > latest) g = part.global[part.to[loc] - 1], latest = leave;
+      break;
+    }
+  const std::size_t calls = cuts.first.empty() ? 0 : cuts.row(cuts.slices()).back();
+  for (std::size_t steps = 0; g != kNone && steps <= calls; ++steps) {
+    const ReplaySlice& here = slices[slice_leaving(cuts, location_of(cuts, g), g)];
+    const ReplayTimes& times = here.times;
+    const std::uint32_t local = here.part.local(g);
+    const std::uint32_t waited_for = times.waited_for[local];
+    const std::uint32_t at_local = waited_for == kNone ? local : waited_for;
+    const std::uint32_t at = here.part.global[at_local];
+    const TimeNs from = times.enter[at_local];
+    if (at != g) {
+      step(g, times.leave(local) - from, 0);
+      ++totals.hops;
+    }
+    step(at, at == g ? times.leave(local) - times.enter[local] : 0,
+         here.part.graph.segment(at_local));
+    g = at == cuts.row(0)[location_of(cuts, at)] ? kNone : at - 1;
+  }
+  return totals;
+}
+
 void CriticalPathPieces::extend(std::uint32_t loc, TimeNs from, TimeNs to) {
   if (to <= from) return;
   // The steps run backwards in time: a piece on the same location extends the last one.

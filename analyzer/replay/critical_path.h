@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "replay.h"
+#include "replay_slices.h"
 
 namespace collwrap {
 
@@ -39,6 +40,16 @@ struct CriticalPathPiece {
   std::uint32_t loc = 0;
   TimeNs from = 0, to = 0;
 };
+
+// The same walk over a replay in slices (replay_slices.h), as the processes of a divided
+// analysis will go: each slice walks while the path is on the calls it leaves, then hands the
+// call the path goes on from to the slice that leaves that one, an earlier slice. A call
+// waited for that an earlier slice handed over (a call in flight across the cut) counts with
+// the segment length the handover brought. Visits the same steps (global call ids) as
+// walk_critical_path over the whole replay.
+CriticalPathTotals walk_critical_path_in_slices(
+    const std::vector<ReplaySlice>& slices, const SliceCuts& cuts,
+    const std::function<void(const CriticalPathStep&)>& visit);
 
 // Gathers the pieces from the steps of walk_critical_path, in the order it visits them.
 class CriticalPathPieces {

@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "replayer.h"
-#include "slice_graph.h"
 
 namespace collwrap {
 namespace {
@@ -129,21 +128,19 @@ bool replays_slice_by_slice(const ReplayGraph& graph, const SliceCuts& cuts) {
   return true;
 }
 
-ReplayTimes replay_in_slices(const ReplayGraph& graph, const SliceCuts& cuts,
-                             const ReplayOptions& options) {
+std::vector<ReplaySlice> replay_slices(const ReplayGraph& graph, const SliceCuts& cuts,
+                                       const ReplayOptions& options) {
   const std::vector<std::uint32_t> slice = slice_of_calls(graph, cuts);
   const std::vector<std::vector<std::uint32_t>> plan = plan_handovers(graph, cuts, slice);
-  ReplayTimes times;
-  times.enter.assign(graph.calls(), kUnset);
-  times.waited_for.assign(graph.calls(), kNone);
-  times.graph = &graph;
-  times.own_costs = options.network == NetworkModel::AsRecorded;
+  std::vector<ReplaySlice> slices(cuts.slices());
   Handover<1> handed;  // by global id
   std::vector<std::uint32_t> handed_calls;
   for (std::size_t s = 0; s < cuts.slices(); ++s) {
     // Each slice from its own graph and tables, as each process of a divided analysis will
     // hold them: only what is handed over comes from the slices before.
-    const SliceGraph part = cut_slice_graph(graph, cuts, s, handed_calls);
+    ReplaySlice& here = slices[s];
+    here.part = cut_slice_graph(graph, cuts, s, handed_calls);
+    const SliceGraph& part = here.part;
     std::vector<ScaledSegment> scaled_here;
     for (const ScaledSegment& scaled : options.scaled_segments)
       if (const std::uint32_t c = part.local(scaled.call);
@@ -152,18 +149,9 @@ ReplayTimes replay_in_slices(const ReplayGraph& graph, const SliceCuts& cuts,
     const std::array<std::span<const ScaledSegment>, 1> lanes{scaled_here};
     Handover<1> in;
     for (const auto& [call, enter] : handed) in.emplace_back(part.local(call), enter);
-    std::vector<TimeNs> enter;
-    ReplayTimes here;
     Replayer<1> replayer(part.graph, options.network, lanes,
-                         std::span<std::vector<TimeNs>, 1>(&enter, 1), &here);
-    times.end = std::max(times.end, replayer.run_slice(part.from, part.to, in)[0]);
-    times.broken_gates += here.broken_gates;
-    for (std::uint32_t loc = 0; loc < cuts.locations; ++loc)
-      for (std::uint32_t c = part.from[loc]; c < part.to[loc]; ++c) {
-        const std::uint32_t waited = here.waited_for[c];
-        times.enter[part.global[c]] = enter[c];
-        times.waited_for[part.global[c]] = waited == kNone ? kNone : part.global[waited];
-      }
+                         std::span<std::vector<TimeNs>, 1>(&here.times.enter, 1), &here.times);
+    here.times.end = replayer.run_slice(part.from, part.to, in)[0];
     if (s + 1 == cuts.slices()) break;
     std::vector<std::uint32_t> local_calls;
     for (const std::uint32_t c : plan[s]) local_calls.push_back(part.local(c));
@@ -171,7 +159,28 @@ ReplayTimes replay_in_slices(const ReplayGraph& graph, const SliceCuts& cuts,
     for (auto& [call, enter_time] : handed) call = part.global[call];
     handed_calls = plan[s];
   }
-  times.end = std::max(times.end, graph.begin);
+  return slices;
+}
+
+ReplayTimes replay_in_slices(const ReplayGraph& graph, const SliceCuts& cuts,
+                             const ReplayOptions& options) {
+  ReplayTimes times;
+  times.enter.assign(graph.calls(), kUnset);
+  times.waited_for.assign(graph.calls(), kNone);
+  times.graph = &graph;
+  times.own_costs = options.network == NetworkModel::AsRecorded;
+  times.end = graph.begin;
+  for (const ReplaySlice& here : replay_slices(graph, cuts, options)) {
+    const SliceGraph& part = here.part;
+    times.end = std::max(times.end, here.times.end);
+    times.broken_gates += here.times.broken_gates;
+    for (std::uint32_t loc = 0; loc < cuts.locations; ++loc)
+      for (std::uint32_t c = part.from[loc]; c < part.to[loc]; ++c) {
+        const std::uint32_t waited = here.times.waited_for[c];
+        times.enter[part.global[c]] = here.times.enter[c];
+        times.waited_for[part.global[c]] = waited == kNone ? kNone : part.global[waited];
+      }
+  }
   return times;
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "replay.h"
+#include "slice_graph.h"
 
 namespace collwrap {
 
@@ -56,8 +57,23 @@ inline std::uint32_t entered_in(const ReplayGraph& graph, const std::vector<std:
 // for) belongs to the call's slice or an earlier one: then the slices replay one after another.
 bool replays_slice_by_slice(const ReplayGraph& graph, const SliceCuts& cuts);
 
-// The replay of `options`, slice after slice, each from only what the slices before hand on:
-// the same times as replay_trace. Requires replays_slice_by_slice.
+// One slice of a sliced replay, as the process that replays it will hold it: its own graph
+// (slice_graph.h) and the replay's times of the graph's calls (local ids). Not copied: the
+// times point at the graph.
+struct ReplaySlice {
+  SliceGraph part;
+  ReplayTimes times;
+  ReplaySlice() = default;
+  ReplaySlice(const ReplaySlice&) = delete;
+  ReplaySlice& operator=(const ReplaySlice&) = delete;
+};
+
+// The replay of `options`, slice after slice, each from its own graph and only what the slices
+// before hand on. Requires replays_slice_by_slice.
+std::vector<ReplaySlice> replay_slices(const ReplayGraph& graph, const SliceCuts& cuts,
+                                       const ReplayOptions& options = {});
+
+// The same, its times gathered by global call: those of replay_trace.
 ReplayTimes replay_in_slices(const ReplayGraph& graph, const SliceCuts& cuts,
                              const ReplayOptions& options = {});
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "flat_map.h"
+#include "replay_slices.h"
 
 namespace collwrap {
 
@@ -48,18 +49,20 @@ SliceGraph cut_slice_graph(const ReplayGraph& whole, const SliceCuts& cuts, std:
   std::sort(slice.by_global.begin(), slice.by_global.end());
 
   // What the replay reads of each call: the costs of the locations' calls (the next ones are
-  // entered here, so their segments count), the gates of those the slice leaves.
+  // entered here, so their segments count), the gates of those the slice leaves; of the
+  // handed-over calls the segments, which the critical path reads when it goes through one.
   const std::uint32_t calls = static_cast<std::uint32_t>(slice.global.size());
   g.call_costs.assign(calls, {});
   g.gate_first.assign(calls + 1, 0);
   FlatMap<std::uint64_t, U64Hash> instance_of(16);  // whole instance → local
   std::vector<std::uint32_t> instances;             // local → whole
   for (std::uint32_t c = 0; c < calls; ++c) {
+    const std::uint32_t w = slice.global[c];
+    g.call_costs[c].segment = whole.call_costs[w].segment;
+    if (g.call_costs[c].segment == ReplayGraph::kLongCost)
+      g.long_segments.emplace_back(c, whole.segment(w));
     if (c < own) {
-      const std::uint32_t w = slice.global[c];
-      g.call_costs[c] = whole.call_costs[w];
-      if (g.call_costs[c].segment == ReplayGraph::kLongCost)
-        g.long_segments.emplace_back(c, whole.segment(w));
+      g.call_costs[c].own = whole.call_costs[w].own;
       if (g.call_costs[c].own == ReplayGraph::kLongCost)
         g.long_own_costs.emplace_back(c, whole.own_cost(w));
       if (c < slice.to[g.call_loc[c]])  // not the next call, which is entered only

@@ -11,14 +11,15 @@
 #include <vector>
 
 #include "replay_graph.h"
-#include "replay_slices.h"
 
 namespace collwrap {
+
+struct SliceCuts;
 
 struct SliceGraph {
   // Local call ids; the trace's locations; the handed-over calls after the last location's
   // calls, outside every location (their call_loc is the location count), neither entered nor
-  // left here.
+  // left here: of them the graph holds only the segment lengths.
   ReplayGraph graph;
   std::vector<std::uint32_t> global;    // by local call: its global id
   std::vector<std::uint32_t> from, to;  // by location, local ids: the calls the slice leaves

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "synthetic_runs.h"
 
 namespace collwrap::testing {
@@ -76,6 +78,36 @@ TEST(CriticalPathPieces, OnePiecePerRankVisitedEarliestFirstAndContiguous) {
   EXPECT_EQ(covered, p.totals.length);
   // Rank 0's compute (400 ns) is inside its piece.
   EXPECT_GE(pieces[0].to - pieces[0].from, 400);
+}
+
+// Walked slice by slice from the last, the token handed back from slice to slice, the path
+// takes the same steps as over the whole replay, on any number of slices.
+TEST(CriticalPath, InSlicesOfTimeThePathTakesTheSameSteps) {
+  std::vector<Trace> traces;
+  traces.push_back(neighbours_and_collectives());
+  traces.push_back(delay_chain());
+  traces.push_back(moving_imbalance());
+  for (Trace& trace : traces) {
+    const TracedRun run(std::move(trace));
+    const WalkedPath whole = walk(run, replay_trace(run.graph));
+    ASSERT_GT(whole.totals.hops, 0u);
+    for (std::size_t slices = 1; slices <= 7; ++slices) {
+      SCOPED_TRACE(std::to_string(slices) + " slices");
+      const SliceCuts cuts = cut_at_recorded_leaves(run.trace, run.graph, slices);
+      std::vector<CriticalPathStep> steps;
+      const CriticalPathTotals totals = walk_critical_path_in_slices(
+          replay_slices(run.graph, cuts), cuts,
+          [&](const CriticalPathStep& step) { steps.push_back(step); });
+      EXPECT_EQ(totals.length, whole.totals.length);
+      EXPECT_EQ(totals.hops, whole.totals.hops);
+      ASSERT_EQ(steps.size(), whole.steps.size());
+      for (std::size_t i = 0; i < steps.size(); ++i) {
+        EXPECT_EQ(steps[i].call, whole.steps[i].call) << i;
+        EXPECT_EQ(steps[i].call_time, whole.steps[i].call_time) << i;
+        EXPECT_EQ(steps[i].segment_time, whole.steps[i].segment_time) << i;
+      }
+    }
+  }
 }
 
 }  // namespace
