@@ -6,38 +6,39 @@
 
 namespace collwrap {
 
-CriticalPathTotals walk_critical_path(const ReplayGraph& graph, const ReplayTimes& times,
-                                      const std::function<void(const CriticalPathStep&)>& visit) {
+namespace {
+
+// What the walk reads of a replay at call g: the call whose Enter it goes on from (g itself,
+// or the call g waited for), that Enter, g's Enter and Leave, the segment before the call it
+// goes on from, and whether that call is its location's first. Global call ids.
+struct PathPoint {
+  std::uint32_t at = kNone;
+  TimeNs from = 0, enter = 0, leave = 0, at_segment = 0;
+  bool at_first = false;
+};
+
+template <typename PointAt>
+CriticalPathTotals walk_back_from(std::uint32_t g, std::size_t calls, PointAt&& point_at,
+                                  const std::function<void(const CriticalPathStep&)>& visit) {
   CriticalPathTotals totals;
   const auto step = [&](std::uint32_t call, TimeNs call_time, TimeNs segment_time) {
     totals.length += call_time + segment_time;
     visit({call, call_time, segment_time});
   };
-  // The location whose last call leaves last.
-  std::uint32_t g = kNone;
-  for (std::uint32_t loc = 0; loc + 1 < graph.loc_first_call.size(); ++loc) {
-    const std::uint32_t first = graph.loc_first_call[loc], end = graph.loc_first_call[loc + 1];
-    if (first == end) continue;
-    if (g == kNone || times.leave(end - 1) > times.leave(g)) g = end - 1;
-  }
   // Each step moves to an earlier point; the bound only guards against damaged input.
-  for (std::size_t steps = 0; g != kNone && steps <= graph.calls(); ++steps) {
-    const std::uint32_t waited_for = times.waited_for[g];
-    const TimeNs from = waited_for == kNone ? times.enter[g] : times.enter[waited_for];
-    const std::uint32_t at = waited_for == kNone ? g : waited_for;  // the Enter we go on from
-    if (at != g) {
+  for (std::size_t steps = 0; g != kNone && steps <= calls; ++steps) {
+    const PathPoint p = point_at(g);
+    if (p.at != g) {
       // The waiting call's own part; the path continues at the Enter of the call waited for.
-      step(g, times.leave(g) - from, 0);
+      step(g, p.leave - p.from, 0);
       ++totals.hops;
     }
     // A call waited for has no time after `from` on the path.
-    step(at, at == g ? times.leave(g) - times.enter[g] : 0, graph.segment(at));
-    g = at == graph.loc_first_call[graph.call_loc[at]] ? kNone : at - 1;
+    step(p.at, p.at == g ? p.leave - p.enter : 0, p.at_segment);
+    g = p.at_first ? kNone : p.at - 1;
   }
   return totals;
 }
-
-namespace {
 
 // The location of global call g, from the first calls of the locations (the cuts' first row).
 std::uint32_t location_of(const SliceCuts& cuts, std::uint32_t g) {
@@ -56,14 +57,33 @@ std::size_t slice_leaving(const SliceCuts& cuts, std::uint32_t loc, std::uint32_
 
 }  // namespace
 
+CriticalPathTotals walk_critical_path(const ReplayGraph& graph, const ReplayTimes& times,
+                                      const std::function<void(const CriticalPathStep&)>& visit) {
+  // The location whose last call leaves last.
+  std::uint32_t g = kNone;
+  for (std::uint32_t loc = 0; loc + 1 < graph.loc_first_call.size(); ++loc) {
+    const std::uint32_t first = graph.loc_first_call[loc], end = graph.loc_first_call[loc + 1];
+    if (first == end) continue;
+    if (g == kNone || times.leave(end - 1) > times.leave(g)) g = end - 1;
+  }
+  return walk_back_from(
+      g, graph.calls(),
+      [&](std::uint32_t call) {
+        const std::uint32_t waited_for = times.waited_for[call];
+        const std::uint32_t at = waited_for == kNone ? call : waited_for;
+        return PathPoint{at,
+                         times.enter[at],
+                         times.enter[call],
+                         times.leave(call),
+                         graph.segment(at),
+                         at == graph.loc_first_call[graph.call_loc[at]]};
+      },
+      visit);
+}
+
 CriticalPathTotals walk_critical_path_in_slices(
     const std::vector<ReplaySlice>& slices, const SliceCuts& cuts,
     const std::function<void(const CriticalPathStep&)>& visit) {
-  CriticalPathTotals totals;
-  const auto step = [&](std::uint32_t call, TimeNs call_time, TimeNs segment_time) {
-    totals.length += call_time + segment_time;
-    visit({call, call_time, segment_time});
-  };
   // The location whose last call leaves last: each location's last call is in the last slice
   // that leaves any of its calls.
   std::uint32_t g = kNone;
@@ -77,23 +97,23 @@ CriticalPathTotals walk_critical_path_in_slices(
       break;
     }
   const std::size_t calls = cuts.first.empty() ? 0 : cuts.row(cuts.slices()).back();
-  for (std::size_t steps = 0; g != kNone && steps <= calls; ++steps) {
-    const ReplaySlice& here = slices[slice_leaving(cuts, location_of(cuts, g), g)];
-    const ReplayTimes& times = here.times;
-    const std::uint32_t local = here.part.local(g);
-    const std::uint32_t waited_for = times.waited_for[local];
-    const std::uint32_t at_local = waited_for == kNone ? local : waited_for;
-    const std::uint32_t at = here.part.global[at_local];
-    const TimeNs from = times.enter[at_local];
-    if (at != g) {
-      step(g, times.leave(local) - from, 0);
-      ++totals.hops;
-    }
-    step(at, at == g ? times.leave(local) - times.enter[local] : 0,
-         here.part.graph.segment(at_local));
-    g = at == cuts.row(0)[location_of(cuts, at)] ? kNone : at - 1;
-  }
-  return totals;
+  return walk_back_from(
+      g, calls,
+      [&](std::uint32_t call) {
+        const ReplaySlice& here = slices[slice_leaving(cuts, location_of(cuts, call), call)];
+        const ReplayTimes& times = here.times;
+        const std::uint32_t local = here.part.local(call);
+        const std::uint32_t waited_for = times.waited_for[local];
+        const std::uint32_t at_local = waited_for == kNone ? local : waited_for;
+        const std::uint32_t at = here.part.global[at_local];
+        return PathPoint{at,
+                         times.enter[at_local],
+                         times.enter[local],
+                         times.leave(local),
+                         here.part.graph.segment(at_local),
+                         at == cuts.row(0)[location_of(cuts, at)]};
+      },
+      visit);
 }
 
 void CriticalPathPieces::extend(std::uint32_t loc, TimeNs from, TimeNs to) {
