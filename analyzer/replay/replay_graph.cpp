@@ -99,11 +99,10 @@ std::uint32_t short_cost(TimeNs cost) {
 }
 
 void set_call_costs(const Trace& trace, ReplayGraph& graph) {
-  const std::size_t instances = graph.member_first.empty() ? 0 : graph.member_first.size() - 1;
-  std::vector<TimeNs> latest_member(instances, std::numeric_limits<TimeNs>::min());
-  for (std::size_t i = 0; i < instances; ++i)
-    for (std::uint32_t m = graph.member_first[i]; m < graph.member_first[i + 1]; ++m)
-      if (const std::uint32_t call = graph.member_calls[m]; call != kNone)
+  std::vector<TimeNs> latest_member(graph.instances(), std::numeric_limits<TimeNs>::min());
+  for (std::uint32_t i = 0; i < latest_member.size(); ++i)
+    for (const std::uint32_t call : graph.members_of(i))
+      if (call != kNone)
         latest_member[i] = std::max(latest_member[i], recorded_enter(trace, graph, call));
   graph.call_costs.resize(graph.calls());
   for (std::uint32_t loc = 0; loc < trace.locations.size(); ++loc) {

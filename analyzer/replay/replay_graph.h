@@ -62,6 +62,11 @@ struct ReplayGraph {
   std::span<const std::uint32_t> gates_of(std::uint32_t g) const {
     return {gates.data() + gate_first[g], gates.data() + gate_first[g + 1]};
   }
+  std::size_t instances() const { return member_first.empty() ? 0 : member_first.size() - 1; }
+  // Members of instance i, kNone for those without a call.
+  std::span<const std::uint32_t> members_of(std::uint32_t i) const {
+    return {member_calls.data() + member_first[i], member_calls.data() + member_first[i + 1]};
+  }
   // Length of the compute segment that ends at the Enter of call g, as recorded: from the
   // Leave of the previous call on its location (or the start of the trace), at least 0. A
   // replay keeps it but where it scales it (replay.h).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <ranges>
 #include <stdexcept>
 
 #include "replayer.h"
@@ -13,16 +14,6 @@ using replay_engine::Handover;
 using replay_engine::kUnset;
 using replay_engine::Replayer;
 
-std::size_t instance_count(const ReplayGraph& graph) {
-  return graph.member_first.empty() ? 0 : graph.member_first.size() - 1;
-}
-
-template <typename Visit>
-void for_each_member(const ReplayGraph& graph, std::uint32_t instance, Visit&& visit) {
-  for (std::uint32_t m = graph.member_first[instance]; m < graph.member_first[instance + 1]; ++m)
-    if (graph.member_calls[m] != kNone) visit(graph.member_calls[m]);
-}
-
 // The calls whose Enters each slice hands the next, by boundary (after slice s). An Enter goes
 // on from the slice it belongs to until the last slice that reads it: its own (the slice that
 // leaves the call), those of the calls that wait for it, and those of the calls that wait for
@@ -31,7 +22,7 @@ std::vector<std::vector<std::uint32_t>> plan_handovers(const ReplayGraph& graph,
                                                        const SliceCuts& cuts,
                                                        const std::vector<std::uint32_t>& slice) {
   std::vector<std::uint32_t> last_read(slice);
-  std::vector<std::uint32_t> instance_last(instance_count(graph), 0);
+  std::vector<std::uint32_t> instance_last(graph.instances(), 0);
   for (std::uint32_t g = 0; g < graph.calls(); ++g)
     for (const std::uint32_t gate : graph.gates_of(g)) {
       std::uint32_t& last =
@@ -39,9 +30,8 @@ std::vector<std::vector<std::uint32_t>> plan_handovers(const ReplayGraph& graph,
       last = std::max(last, slice[g]);
     }
   for (std::uint32_t i = 0; i < instance_last.size(); ++i)
-    for_each_member(graph, i, [&](std::uint32_t m) {
-      last_read[m] = std::max(last_read[m], instance_last[i]);
-    });
+    for (const std::uint32_t m : graph.members_of(i))
+      if (m != kNone) last_read[m] = std::max(last_read[m], instance_last[i]);
   std::vector<std::vector<std::uint32_t>> handed(cuts.slices() > 0 ? cuts.slices() - 1 : 0);
   for (std::uint32_t g = 0; g < graph.calls(); ++g)
     for (std::uint32_t s = entered_in(graph, slice, g); s < last_read[g]; ++s)
@@ -85,15 +75,10 @@ SliceCuts cut_at_leaves(const ReplayGraph& graph, std::size_t slices, LeaveOf&& 
     cuts.first[loc] = first;
     for (std::size_t s = 1; s < slices; ++s) {
       // The first call of the location whose Leave is at or after the instant.
-      std::uint32_t lo = s > 1 ? cuts.first[(s - 1) * cuts.locations + loc] : first, hi = end;
-      while (lo < hi) {
-        const std::uint32_t mid = lo + (hi - lo) / 2;
-        if (leave_of(mid) < instants[s - 1])
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      cuts.first[s * cuts.locations + loc] = lo;
+      const std::uint32_t from = s > 1 ? cuts.first[(s - 1) * cuts.locations + loc] : first;
+      cuts.first[s * cuts.locations + loc] = *std::ranges::partition_point(
+          std::views::iota(from, end),
+          [&](std::uint32_t g) { return leave_of(g) < instants[s - 1]; });
     }
     cuts.first[slices * cuts.locations + loc] = end;
   }
@@ -114,11 +99,10 @@ SliceCuts cut_at_replayed_leaves(const ReplayGraph& graph, const ReplayTimes& ti
 
 bool replays_slice_by_slice(const ReplayGraph& graph, const SliceCuts& cuts) {
   const std::vector<std::uint32_t> slice = slice_of_calls(graph, cuts);
-  std::vector<std::uint32_t> latest_member(instance_count(graph), 0);
+  std::vector<std::uint32_t> latest_member(graph.instances(), 0);
   for (std::uint32_t i = 0; i < latest_member.size(); ++i)
-    for_each_member(graph, i, [&](std::uint32_t m) {
-      latest_member[i] = std::max(latest_member[i], entered_in(graph, slice, m));
-    });
+    for (const std::uint32_t m : graph.members_of(i))
+      if (m != kNone) latest_member[i] = std::max(latest_member[i], entered_in(graph, slice, m));
   for (std::uint32_t g = 0; g < graph.calls(); ++g)
     for (const std::uint32_t gate : graph.gates_of(g)) {
       const std::uint32_t entered = gate & kCollectiveGate ? latest_member[gate & ~kCollectiveGate]

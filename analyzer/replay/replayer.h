@@ -85,7 +85,7 @@ class Replayer {
       limit_[loc] = graph.loc_first_call[loc + 1] - graph.loc_first_call[loc];
       seek_scaled(loc, graph.loc_first_call[loc]);
     }
-    const std::size_t instances = graph.member_first.empty() ? 0 : graph.member_first.size() - 1;
+    const std::size_t instances = graph.instances();
     colls_.next.assign(graph.member_first.begin(), graph.member_first.begin() + instances);
     colls_.latest.assign(instances * L, kUnset);
     if (full) colls_.last_call.assign(instances, kNone);

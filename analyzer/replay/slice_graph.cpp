@@ -34,16 +34,14 @@ SliceGraph cut_slice_graph(const ReplayGraph& whole, const SliceCuts& cuts, std:
   }
   g.loc_first_call.push_back(static_cast<std::uint32_t>(slice.global.size()));
   const std::uint32_t own = g.loc_first_call.back();
+  // The locations' calls come in the order of their global ids.
   for (std::uint32_t c = 0; c < own; ++c) slice.by_global.emplace_back(slice.global[c], c);
   // The handed-over calls the locations' parts do not hold already.
-  for (const std::uint32_t c : handed) {
-    const auto it = std::lower_bound(slice.by_global.begin(), slice.by_global.begin() + own, c,
-                                     [](const std::pair<std::uint32_t, std::uint32_t>& e,
-                                        std::uint32_t x) { return e.first < x; });
-    if (it != slice.by_global.begin() + own && it->first == c) continue;
-    slice.global.push_back(c);
-    g.call_loc.push_back(static_cast<std::uint32_t>(locations));
-  }
+  for (const std::uint32_t c : handed)
+    if (slice.local(c) == kNone) {
+      slice.global.push_back(c);
+      g.call_loc.push_back(static_cast<std::uint32_t>(locations));
+    }
   for (std::uint32_t c = own; c < slice.global.size(); ++c)
     slice.by_global.emplace_back(slice.global[c], c);
   std::sort(slice.by_global.begin(), slice.by_global.end());
@@ -84,9 +82,8 @@ SliceGraph cut_slice_graph(const ReplayGraph& whole, const SliceCuts& cuts, std:
   }
   for (const std::uint32_t i : instances) {
     g.member_first.push_back(static_cast<std::uint32_t>(g.member_calls.size()));
-    for (std::uint32_t m = whole.member_first[i]; m < whole.member_first[i + 1]; ++m)
-      g.member_calls.push_back(whole.member_calls[m] == kNone ? kNone
-                                                              : slice.local(whole.member_calls[m]));
+    for (const std::uint32_t m : whole.members_of(i))
+      g.member_calls.push_back(m == kNone ? kNone : slice.local(m));
   }
   g.member_first.push_back(static_cast<std::uint32_t>(g.member_calls.size()));
   return slice;
