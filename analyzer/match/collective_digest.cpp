@@ -111,7 +111,8 @@ CollectiveDigests partial_digests(const Trace& trace, const Matching& matching,
                                l.rank,
                                l.thread,
                                l.call_enter[call],
-                               l.call_leave[call]};
+                               l.call_leave[call],
+                               call};
           d.mismatched |= l.op_coll[op.op] != d.op || l.op_peer[op.op] != d.root;
           d.moves_data |= l.bytes_sent(op.op) > 0 || l.bytes_received(op.op) > 0;
           if (i == 0) d.first = m;

@@ -33,8 +33,9 @@ struct DigestMember {
   std::uint32_t loc = kNone;
   std::int32_t rank = kNoWorldRank;
   std::int32_t thread = 0;
-  TimeNs joined = 0;  // Enter of the collective (blocking ones only are digested)
-  TimeNs end = 0;     // Exit
+  TimeNs joined = 0;           // Enter of the collective (blocking ones only are digested)
+  TimeNs end = 0;              // Exit
+  std::uint32_t call = kNone;  // its call, on its location (the replay graph's gates read it)
   bool present() const { return position != kNone; }
 };
 

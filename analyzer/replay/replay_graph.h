@@ -83,6 +83,9 @@ struct ReplayGraph {
                           std::uint32_t g);
 };
 
+// The graph of a whole trace: the rows of all its locations (graph_rows.h), put together. A
+// call's gates are in ascending order, so that a replay breaks ties between gates whose Enters
+// are equal the same way whoever made the rows.
 ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching);
 
 // Recorded Enter / Leave of a global call.

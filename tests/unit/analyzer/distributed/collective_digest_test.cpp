@@ -15,7 +15,7 @@ namespace collwrap {
 namespace {
 
 auto fields(const DigestMember& m) {
-  return std::tuple(m.position, m.loc, m.rank, m.thread, m.joined, m.end);
+  return std::tuple(m.position, m.loc, m.rank, m.thread, m.joined, m.end, m.call);
 }
 
 void expect_same(const CollectiveDigest& a, const CollectiveDigest& b) {

@@ -1,0 +1,364 @@
+#include "graph_rows.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "communicator_ranks.h"
+
+namespace collwrap {
+namespace {
+
+// The global ids and recorded Enters of a trace's calls, ghosts' included.
+class CallIds {
+ public:
+  CallIds(const Trace& trace, const WholeTraceFacts& facts,
+          std::span<const std::vector<std::uint32_t>> origin_call)
+      : trace_(trace), facts_(facts), origin_call_(origin_call) {}
+
+  // The global id of call `call` of location `loc` as the trace holds it, or kNone.
+  std::uint32_t global(std::uint32_t loc, std::uint32_t call) const {
+    if (call == kNone) return kNone;
+    const bool ghost = loc < origin_call_.size() && !origin_call_[loc].empty();
+    return facts_.loc_first_call[loc] + (ghost ? origin_call_[loc][call] : call);
+  }
+  // The global id of the call that holds `op`, or kNone.
+  std::uint32_t of(OpRef op) const {
+    return op.valid() ? global(op.loc, trace_.locations[op.loc].op_call[op.op]) : kNone;
+  }
+  TimeNs enter(OpRef op) const {
+    const Location& l = trace_.locations[op.loc];
+    return l.call_enter[l.op_call[op.op]];
+  }
+
+ private:
+  const Trace& trace_;
+  const WholeTraceFacts& facts_;
+  std::span<const std::vector<std::uint32_t>> origin_call_;
+};
+
+// The op of member m of instance c whose call's Enter counts: the posting call's of a
+// nonblocking collective.
+OpRef start_of(const Matching& matching, const CollectiveInstance& c, std::uint32_t m) {
+  return c.nonblocking && m < matching.starts.size() ? matching.starts[m] : matching.members[m];
+}
+
+bool synchronous_send(const Trace& trace, OpRef send) {
+  const Location& l = trace.locations[send.loc];
+  const std::uint32_t call = l.op_call[send.op];
+  return call != kNone && trace.regions[l.call_region[call]].mode == SendMode::Synchronous;
+}
+
+// What the gates of an instance's members read of it: from its members, or, where the other
+// processes' members are digested, from the digest.
+struct InstanceGates {
+  TimeNs latest_enter = std::numeric_limits<TimeNs>::min();  // of the members' calls
+  std::uint32_t root_call = kNone;                           // global id
+  TimeNs root_enter = 0;
+};
+
+InstanceGates instance_gates(const Trace& trace, const Matching& matching, const CallIds& ids,
+                             const WholeTraceFacts& facts, const CollectiveInstance& c) {
+  InstanceGates g;
+  if (c.digest != kNone) {
+    const CollectiveDigest& d = matching.digests->digests[c.digest];
+    g.latest_enter = d.last_joiner.joined;
+    if (d.root_member.present() && d.root_member.call != kNone) {
+      g.root_call = facts.loc_first_call[d.root_member.loc] + d.root_member.call;
+      g.root_enter = d.root_member.joined;
+    }
+    return g;
+  }
+  for (std::uint32_t m = c.first_member; m < c.first_member + c.member_count; ++m) {
+    const OpRef start = start_of(matching, c, m);
+    if (ids.of(start) == kNone) continue;
+    g.latest_enter = std::max(g.latest_enter, ids.enter(start));
+    if (trace.locations[matching.members[m].loc].rank == c.root) {
+      g.root_call = ids.of(start);
+      g.root_enter = ids.enter(start);
+    }
+  }
+  return g;
+}
+
+// Calls add(waiting call, gate, the gate's recorded Enter) for every gate of a call at the
+// `rows_of` locations, and member(instance, position, call) for each of their collective
+// members; run twice, once to count and once to fill.
+template <typename Add, typename Member>
+void for_each_gate(const Trace& trace, const Matching& matching, const WholeTraceFacts& facts,
+                   const CallIds& ids, const LocationRange& rows_of, Add&& add, Member&& member) {
+  for (const Message& m : matching.messages) {
+    if (rows_of.contains(m.recv.loc)) {
+      const std::uint32_t send = ids.of(m.send), recv = ids.of(m.recv);
+      if (send != kNone && recv != kNone && send != recv) add(recv, send, ids.enter(m.send));
+    }
+    // A synchronous send completes once its receive was posted.
+    if (rows_of.contains(m.send.loc) && synchronous_send(trace, m.send)) {
+      const OpRef done_op = send_done(trace, matching, m), post_op = recv_post(matching, m);
+      const std::uint32_t done = ids.of(done_op), post = ids.of(post_op);
+      if (done != kNone && post != kNone && done != post) add(done, post, ids.enter(post_op));
+    }
+  }
+  CommunicatorRanks positions(trace);
+  std::uint32_t comm = kNone, n = 0;  // the instance's communicator and its number there
+  for (const CollectiveInstance& c : matching.collectives) {
+    n = c.comm == comm ? n + 1 : 0;
+    comm = c.comm;
+    const std::uint32_t instance = facts.comm_first_instance[c.comm] + n;
+    bool held = false;
+    for (std::uint32_t m = c.first_member; m < c.first_member + c.member_count; ++m)
+      if (rows_of.contains(matching.members[m].loc)) {
+        held = true;
+        const OpRef start = start_of(matching, c, m);
+        const std::int32_t rank = trace.locations[start.loc].rank;
+        member(instance, static_cast<std::uint32_t>(positions.of(c.comm, rank)), ids.of(start));
+      }
+    if (!held || !c.complete) continue;
+    const InstanceGates gates = instance_gates(trace, matching, ids, facts, c);
+    const NeighborLists& in_neighbors = trace.comms[c.comm].in_neighbors;
+    for (std::uint32_t j = 0; j < c.member_count; ++j) {
+      const OpRef op = matching.members[c.first_member + j];
+      if (!rows_of.contains(op.loc)) continue;
+      const std::uint32_t call = ids.of(op);
+      if (call == kNone) continue;
+      const bool is_root = trace.locations[op.loc].rank == c.root;
+      switch (c.family) {
+        case CollFamily::Barrier:
+        case CollFamily::NxN:
+        case CollFamily::Prefix:
+          add(call, kCollectiveGate | instance, gates.latest_enter);
+          break;
+        case CollFamily::NToOne:
+          if (is_root) add(call, kCollectiveGate | instance, gates.latest_enter);
+          break;
+        case CollFamily::OneToN:
+          if (!is_root && gates.root_call != kNone && gates.root_call != call)
+            add(call, gates.root_call, gates.root_enter);
+          break;
+        case CollFamily::Neighbor:
+          // Members are in rank-in-communicator order in a complete instance, every one of
+          // them here (neighbourhood collectives are not digested).
+          if (in_neighbors.size() != c.member_count) break;
+          for (const std::uint32_t k : in_neighbors[j]) {
+            if (k >= c.member_count) continue;
+            const std::uint32_t m = c.first_member + k;
+            const OpRef start = start_of(matching, c, m);
+            const std::uint32_t source = ids.of(start);
+            if (source != kNone && source != call) add(call, source, ids.enter(start));
+          }
+          break;
+        case CollFamily::Fence:
+        case CollFamily::WindowCreate:
+        case CollFamily::WindowFree:
+        case CollFamily::Other:
+          break;
+      }
+    }
+  }
+  // MPI_Init and MPI_Finalize of every main thread: one instance each, after the matched ones.
+  for (std::uint32_t loc = static_cast<std::uint32_t>(rows_of.first);
+       loc < std::min(rows_of.end, trace.locations.size()); ++loc) {
+    const Location& l = trace.locations[loc];
+    if (l.thread != 0) continue;
+    for (const bool init : {true, false}) {
+      const RegionClass cls = init ? RegionClass::Init : RegionClass::Finalize;
+      for (std::uint32_t i = 0; i < l.calls(); ++i)
+        if (trace.regions[l.call_region[i]].cls == cls) {
+          const std::uint32_t instance = init ? facts.init_instance() : facts.finalize_instance();
+          const std::uint32_t call = ids.global(loc, i);
+          member(instance, loc, call);
+          add(call, kCollectiveGate | instance,
+              init ? facts.latest_init_enter : facts.latest_finalize_enter);
+          break;
+        }
+    }
+  }
+}
+
+std::uint32_t short_cost(TimeNs cost) {
+  return cost < ReplayGraph::kLongCost ? static_cast<std::uint32_t>(cost) : ReplayGraph::kLongCost;
+}
+
+// The first Enter of a call of class `cls` on each main thread of `held`, the latest of them.
+TimeNs latest_enter_of(const Trace& trace, const LocationRange& held, RegionClass cls) {
+  TimeNs latest = WholeTraceFacts::kNoTime;
+  for (std::size_t loc = held.first; loc < std::min(held.end, trace.locations.size()); ++loc) {
+    const Location& l = trace.locations[loc];
+    for (std::uint32_t i = 0; l.thread == 0 && i < l.calls(); ++i)
+      if (trace.regions[l.call_region[i]].cls == cls) {
+        latest = std::max(latest, l.call_enter[i]);
+        break;
+      }
+  }
+  return latest;
+}
+
+}  // namespace
+
+HolderFacts holder_facts(const Trace& trace, const Matching& matching, const LocationRange& held) {
+  HolderFacts f;
+  f.begin = trace.begin;
+  f.calls.assign(trace.locations.size(), 0);
+  for (std::size_t loc = held.first; loc < std::min(held.end, trace.locations.size()); ++loc)
+    f.calls[loc] = static_cast<std::uint32_t>(trace.locations[loc].calls());
+  f.instances.assign(trace.comms.size(), 0);
+  for (const CollectiveInstance& c : matching.collectives) ++f.instances[c.comm];
+  f.latest_init_enter = latest_enter_of(trace, held, RegionClass::Init);
+  f.latest_finalize_enter = latest_enter_of(trace, held, RegionClass::Finalize);
+  return f;
+}
+
+void merge_facts(HolderFacts& sum, const HolderFacts& part) {
+  sum.begin = part.begin;
+  sum.calls.resize(std::max(sum.calls.size(), part.calls.size()), 0);
+  for (std::size_t loc = 0; loc < part.calls.size(); ++loc) sum.calls[loc] += part.calls[loc];
+  sum.instances.resize(std::max(sum.instances.size(), part.instances.size()), 0);
+  for (std::size_t c = 0; c < part.instances.size(); ++c)
+    sum.instances[c] = std::max(sum.instances[c], part.instances[c]);
+  sum.latest_init_enter = std::max(sum.latest_init_enter, part.latest_init_enter);
+  sum.latest_finalize_enter = std::max(sum.latest_finalize_enter, part.latest_finalize_enter);
+}
+
+WholeTraceFacts whole_trace_facts(const HolderFacts& all) {
+  WholeTraceFacts f;
+  f.begin = all.begin;
+  f.loc_first_call.assign(1, 0);
+  for (const std::uint32_t n : all.calls) f.loc_first_call.push_back(f.loc_first_call.back() + n);
+  f.comm_first_instance.assign(1, 0);
+  for (const std::uint32_t n : all.instances)
+    f.comm_first_instance.push_back(f.comm_first_instance.back() + n);
+  f.latest_init_enter = all.latest_init_enter;
+  f.latest_finalize_enter = all.latest_finalize_enter;
+  return f;
+}
+
+WholeTraceFacts whole_trace_facts(const Trace& trace, const Matching& matching) {
+  return whole_trace_facts(holder_facts(trace, matching, {}));
+}
+
+GraphRows graph_rows(const Trace& trace, const Matching& matching, const WholeTraceFacts& facts,
+                     const LocationRange& rows_of,
+                     std::span<const std::vector<std::uint32_t>> origin_call) {
+  const std::size_t first_loc = std::min(rows_of.first, trace.locations.size());
+  const std::size_t end_loc = std::min(rows_of.end, trace.locations.size());
+  const LocationRange held{first_loc, end_loc};
+  const CallIds ids(trace, facts, origin_call);
+  GraphRows rows;
+  rows.first_call = facts.loc_first_call[first_loc];
+  const std::uint32_t calls = facts.loc_first_call[end_loc] - rows.first_call;
+  const auto row = [&](std::uint32_t call) { return call - rows.first_call; };
+
+  // Gates counted, then filled; each row's latest gate Enter kept on the way.
+  rows.gate_first.assign(calls + 1, 0);
+  std::size_t members = 0;
+  for_each_gate(
+      trace, matching, facts, ids, held,
+      [&](std::uint32_t call, std::uint32_t, TimeNs) { ++rows.gate_first[row(call) + 1]; },
+      [&](std::uint32_t, std::uint32_t, std::uint32_t) { ++members; });
+  for (std::uint32_t r = 0; r < calls; ++r) rows.gate_first[r + 1] += rows.gate_first[r];
+  rows.gates.resize(rows.gate_first[calls]);
+  rows.members.reserve(members);
+  std::vector<std::uint32_t> fill(rows.gate_first.begin(), rows.gate_first.end() - 1);
+  std::vector<TimeNs> latest_gate(calls, std::numeric_limits<TimeNs>::min());
+  for_each_gate(
+      trace, matching, facts, ids, held,
+      [&](std::uint32_t call, std::uint32_t gate, TimeNs enter) {
+        rows.gates[fill[row(call)]++] = gate;
+        latest_gate[row(call)] = std::max(latest_gate[row(call)], enter);
+      },
+      [&](std::uint32_t instance, std::uint32_t position, std::uint32_t call) {
+        rows.members.push_back({instance, position, call});
+      });
+  std::vector<std::uint32_t>().swap(fill);
+  for (std::uint32_t r = 0; r < calls; ++r)
+    if (rows.gate_first[r + 1] - rows.gate_first[r] > 1)
+      std::sort(rows.gates.begin() + rows.gate_first[r],
+                rows.gates.begin() + rows.gate_first[r + 1]);
+  const auto by_key = [](const GraphRows::Member& a, const GraphRows::Member& b) {
+    return a.instance != b.instance ? a.instance < b.instance : a.position < b.position;
+  };
+  if (!std::is_sorted(rows.members.begin(), rows.members.end(), by_key))
+    std::sort(rows.members.begin(), rows.members.end(), by_key);
+
+  // Each call's costs: the compute segment before it (from the Leave of the call before on its
+  // location, or the trace's start) and what it took beyond its latest dependency.
+  rows.call_costs.resize(calls);
+  for (std::size_t loc = first_loc; loc < end_loc; ++loc) {
+    const Location& l = trace.locations[loc];
+    for (std::uint32_t i = 0; i < l.calls(); ++i) {
+      const std::uint32_t g = facts.loc_first_call[loc] + i;
+      const TimeNs start = i == 0 ? trace.begin : l.call_leave[i - 1];
+      const TimeNs segment = l.call_enter[i] > start ? l.call_enter[i] - start : 0;
+      const TimeNs own =
+          std::max<TimeNs>(0, l.call_leave[i] - std::max(l.call_enter[i], latest_gate[row(g)]));
+      ReplayGraph::CallCosts& costs = rows.call_costs[row(g)];
+      costs = {short_cost(segment), short_cost(own)};
+      if (costs.segment == ReplayGraph::kLongCost) rows.long_segments.emplace_back(g, segment);
+      if (costs.own == ReplayGraph::kLongCost) rows.long_own_costs.emplace_back(g, own);
+    }
+  }
+  return rows;
+}
+
+namespace {
+
+// Appends `part` to `into`, or takes it whole when `into` is empty.
+template <class T>
+void append(std::vector<T>& into, std::vector<T>&& part) {
+  if (into.empty())
+    into = std::move(part);
+  else
+    into.insert(into.end(), part.begin(), part.end());
+  std::vector<T>().swap(part);
+}
+
+}  // namespace
+
+ReplayGraph assemble_replay_graph(const WholeTraceFacts& facts, std::vector<GraphRows> parts) {
+  ReplayGraph graph;
+  graph.begin = facts.begin;
+  graph.loc_first_call = facts.loc_first_call;
+  const std::uint32_t total = graph.loc_first_call.back();
+  graph.call_loc.resize(total);
+  for (std::uint32_t loc = 0; loc + 1 < graph.loc_first_call.size(); ++loc)
+    std::fill(graph.call_loc.begin() + graph.loc_first_call[loc],
+              graph.call_loc.begin() + graph.loc_first_call[loc + 1], loc);
+
+  // Members by instance: each part's are in (instance, position) order, and every instance's
+  // members come from the parts in position order only when merged.
+  std::vector<GraphRows::Member> members;
+  for (GraphRows& part : parts) {
+    const std::size_t middle = members.size();
+    append(members, std::move(part.members));
+    std::inplace_merge(members.begin(), members.begin() + static_cast<std::ptrdiff_t>(middle),
+                       members.end(), [](const GraphRows::Member& a, const GraphRows::Member& b) {
+                         return a.instance != b.instance ? a.instance < b.instance
+                                                         : a.position < b.position;
+                       });
+  }
+  graph.member_first.assign(facts.instances() + 1, 0);
+  for (const GraphRows::Member& m : members) ++graph.member_first[m.instance + 1];
+  for (std::size_t i = 0; i < facts.instances(); ++i)
+    graph.member_first[i + 1] += graph.member_first[i];
+  graph.member_calls.resize(members.size());
+  for (std::size_t k = 0; k < members.size(); ++k) graph.member_calls[k] = members[k].call;
+  std::vector<GraphRows::Member>().swap(members);
+
+  for (GraphRows& part : parts) {
+    if (graph.gate_first.empty()) {
+      graph.gate_first = std::move(part.gate_first);
+    } else {
+      const std::uint32_t offset = graph.gate_first.back();
+      for (std::size_t r = 1; r < part.gate_first.size(); ++r)
+        graph.gate_first.push_back(offset + part.gate_first[r]);
+      std::vector<std::uint32_t>().swap(part.gate_first);
+    }
+    append(graph.gates, std::move(part.gates));
+    append(graph.call_costs, std::move(part.call_costs));
+    append(graph.long_segments, std::move(part.long_segments));
+    append(graph.long_own_costs, std::move(part.long_own_costs));
+  }
+  if (graph.gate_first.empty()) graph.gate_first.assign(1, 0);
+  return graph;
+}
+
+}  // namespace collwrap
