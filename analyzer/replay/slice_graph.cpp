@@ -14,21 +14,29 @@ std::uint32_t SliceGraph::local(std::uint32_t global_call) const {
   return it != by_global.end() && it->first == global_call ? it->second : kNone;
 }
 
-SliceGraph cut_slice_graph(const ReplayGraph& whole, const SliceCuts& cuts, std::size_t s,
-                           std::span<const std::uint32_t> handed) {
+namespace {
+
+void set_segment(ReplayGraph& g, std::uint32_t c, TimeNs segment) {
+  g.call_costs[c].segment = segment < ReplayGraph::kLongCost ? static_cast<std::uint32_t>(segment)
+                                                             : ReplayGraph::kLongCost;
+  if (g.call_costs[c].segment == ReplayGraph::kLongCost) g.long_segments.emplace_back(c, segment);
+}
+
+}  // namespace
+
+SliceGraph slice_graph_from_rows(const SliceCuts& cuts, std::size_t s, SliceRows rows) {
   SliceGraph slice;
   ReplayGraph& g = slice.graph;
-  g.begin = whole.begin;
-  const std::size_t locations = whole.locations();
+  g.begin = rows.begin;
+  const std::size_t locations = cuts.locations;
   // The locations' calls: the slice's, then the next one.
   for (std::uint32_t loc = 0; loc < locations; ++loc) {
     g.loc_first_call.push_back(static_cast<std::uint32_t>(slice.global.size()));
     const std::uint32_t first = cuts.row(s)[loc], next = cuts.row(s + 1)[loc];
-    const std::uint32_t last = std::min(next + 1, whole.loc_first_call[loc + 1]);
     slice.from.push_back(static_cast<std::uint32_t>(slice.global.size()));
     slice.to.push_back(slice.from.back() + (next - first));
-    for (std::uint32_t c = first; c < last; ++c) {
-      slice.global.push_back(c);
+    for (std::uint32_t r = 0; r < rows.locations[loc].calls(); ++r) {
+      slice.global.push_back(first + r);
       g.call_loc.push_back(loc);
     }
   }
@@ -37,10 +45,12 @@ SliceGraph cut_slice_graph(const ReplayGraph& whole, const SliceCuts& cuts, std:
   // The locations' calls come in the order of their global ids.
   for (std::uint32_t c = 0; c < own; ++c) slice.by_global.emplace_back(slice.global[c], c);
   // The handed-over calls the locations' parts do not hold already.
-  for (const std::uint32_t c : handed)
+  std::vector<TimeNs> handed_segments;
+  for (const auto& [c, segment] : rows.handed)
     if (slice.local(c) == kNone) {
       slice.global.push_back(c);
       g.call_loc.push_back(static_cast<std::uint32_t>(locations));
+      handed_segments.push_back(segment);
     }
   for (std::uint32_t c = own; c < slice.global.size(); ++c)
     slice.by_global.emplace_back(slice.global[c], c);
@@ -55,38 +65,86 @@ SliceGraph cut_slice_graph(const ReplayGraph& whole, const SliceCuts& cuts, std:
   FlatMap<std::uint64_t, U64Hash> instance_of(16);  // whole instance → local
   std::vector<std::uint32_t> instances;             // local → whole
   for (std::uint32_t c = 0; c < calls; ++c) {
-    const std::uint32_t w = slice.global[c];
-    g.call_costs[c].segment = whole.call_costs[w].segment;
-    if (g.call_costs[c].segment == ReplayGraph::kLongCost)
-      g.long_segments.emplace_back(c, whole.segment(w));
-    if (c < own) {
-      g.call_costs[c].own = whole.call_costs[w].own;
-      if (g.call_costs[c].own == ReplayGraph::kLongCost)
-        g.long_own_costs.emplace_back(c, whole.own_cost(w));
-      if (c < slice.to[g.call_loc[c]])  // not the next call, which is entered only
-        for (const std::uint32_t gate : whole.gates_of(w)) {
-          std::uint32_t mapped = kNone;
-          if (gate & kCollectiveGate) {
-            const std::uint32_t i = gate & ~kCollectiveGate;
-            const auto next = static_cast<std::uint32_t>(instances.size());
-            mapped = instance_of.insert(i, next);
-            if (mapped == next) instances.push_back(i);
-            mapped |= kCollectiveGate;
-          } else {
-            mapped = slice.local(gate);
-          }
-          if (mapped != kNone) g.gates.push_back(mapped);
-        }
+    if (c >= own) {
+      set_segment(g, c, handed_segments[c - own]);
+      g.gate_first[c + 1] = static_cast<std::uint32_t>(g.gates.size());
+      continue;
     }
+    const std::uint32_t loc = g.call_loc[c];
+    const GraphRows& r = rows.locations[loc];
+    const std::uint32_t row = c - g.loc_first_call[loc], w = slice.global[c];
+    const ReplayGraph::CallCosts costs = r.call_costs[row];
+    g.call_costs[c] = costs;
+    if (costs.segment == ReplayGraph::kLongCost)
+      g.long_segments.emplace_back(c, ReplayGraph::long_cost(r.long_segments, w));
+    if (costs.own == ReplayGraph::kLongCost)
+      g.long_own_costs.emplace_back(c, ReplayGraph::long_cost(r.long_own_costs, w));
+    if (c < slice.to[loc])  // not the next call, which is entered only
+      for (std::uint32_t k = r.gate_first[row]; k < r.gate_first[row + 1]; ++k) {
+        const std::uint32_t gate = r.gates[k];
+        std::uint32_t mapped = kNone;
+        if (gate & kCollectiveGate) {
+          const std::uint32_t i = gate & ~kCollectiveGate;
+          const auto next = static_cast<std::uint32_t>(instances.size());
+          mapped = instance_of.insert(i, next);
+          if (mapped == next) instances.push_back(i);
+          mapped |= kCollectiveGate;
+        } else {
+          mapped = slice.local(gate);
+        }
+        if (mapped != kNone) g.gates.push_back(mapped);
+      }
     g.gate_first[c + 1] = static_cast<std::uint32_t>(g.gates.size());
   }
+  rows.locations.clear();
   for (const std::uint32_t i : instances) {
     g.member_first.push_back(static_cast<std::uint32_t>(g.member_calls.size()));
-    for (const std::uint32_t m : whole.members_of(i))
-      g.member_calls.push_back(m == kNone ? kNone : slice.local(m));
+    auto m = std::lower_bound(
+        rows.members.begin(), rows.members.end(), i,
+        [](const GraphRows::Member& e, std::uint32_t instance) { return e.instance < instance; });
+    for (; m != rows.members.end() && m->instance == i; ++m)
+      g.member_calls.push_back(m->call == kNone ? kNone : slice.local(m->call));
   }
   g.member_first.push_back(static_cast<std::uint32_t>(g.member_calls.size()));
   return slice;
+}
+
+SliceRows slice_rows(const ReplayGraph& whole, const SliceCuts& cuts, std::size_t s,
+                     std::span<const std::uint32_t> handed) {
+  SliceRows rows;
+  rows.begin = whole.begin;
+  std::vector<std::uint32_t> instances;
+  for (std::uint32_t loc = 0; loc < cuts.locations; ++loc) {
+    GraphRows& r = rows.locations.emplace_back();
+    const std::uint32_t first = cuts.row(s)[loc], next = cuts.row(s + 1)[loc];
+    const std::uint32_t last = std::min(next + 1, whole.loc_first_call[loc + 1]);
+    r.first_call = first;
+    for (std::uint32_t c = first; c < last; ++c) {
+      r.call_costs.push_back(whole.call_costs[c]);
+      if (whole.call_costs[c].segment == ReplayGraph::kLongCost)
+        r.long_segments.emplace_back(c, whole.segment(c));
+      if (whole.call_costs[c].own == ReplayGraph::kLongCost)
+        r.long_own_costs.emplace_back(c, whole.own_cost(c));
+      for (const std::uint32_t gate : whole.gates_of(c)) {
+        r.gates.push_back(gate);
+        if (gate & kCollectiveGate && c < next) instances.push_back(gate & ~kCollectiveGate);
+      }
+      r.gate_first.push_back(static_cast<std::uint32_t>(r.gates.size()));
+    }
+  }
+  std::sort(instances.begin(), instances.end());
+  instances.erase(std::unique(instances.begin(), instances.end()), instances.end());
+  for (const std::uint32_t i : instances) {
+    std::uint32_t position = 0;
+    for (const std::uint32_t m : whole.members_of(i)) rows.members.push_back({i, position++, m});
+  }
+  for (const std::uint32_t c : handed) rows.handed.emplace_back(c, whole.segment(c));
+  return rows;
+}
+
+SliceGraph cut_slice_graph(const ReplayGraph& whole, const SliceCuts& cuts, std::size_t s,
+                           std::span<const std::uint32_t> handed) {
+  return slice_graph_from_rows(cuts, s, slice_rows(whole, cuts, s, handed));
 }
 
 }  // namespace collwrap

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "graph_rows.h"
 #include "replay_graph.h"
 
 namespace collwrap {
@@ -29,6 +30,25 @@ struct SliceGraph {
   // The local id of a global call, or kNone when the slice does not hold it.
   std::uint32_t local(std::uint32_t global_call) const;
 };
+
+// What the process of slice s holds to build the slice's graph: of each location, the rows of
+// the slice's calls and of the next call (GraphRows from cuts.row(s)[loc]); the calls whose
+// Enters the slices before hand over, with their compute segments; and the members of every
+// collective instance the slice's calls wait for.
+struct SliceRows {
+  TimeNs begin = 0;  // the trace's start
+  std::vector<GraphRows> locations;
+  std::vector<std::pair<std::uint32_t, TimeNs>> handed;  // (global call, segment), by call
+  std::vector<GraphRows::Member> members;                // by (instance, position)
+};
+
+// The graph of slice s from its rows. A gate or member the rows do not hold (on a cut that
+// replays_slice_by_slice refuses) is left out.
+SliceGraph slice_graph_from_rows(const SliceCuts& cuts, std::size_t s, SliceRows rows);
+
+// Slice s's rows as the whole graph has them.
+SliceRows slice_rows(const ReplayGraph& whole, const SliceCuts& cuts, std::size_t s,
+                     std::span<const std::uint32_t> handed);
 
 // Slice s of `whole` as cut by `cuts`; `handed` (global ids) are the calls whose Enters the
 // slices before hand it. A gate or member the slice does not hold (on a cut that
