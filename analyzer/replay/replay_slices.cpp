@@ -112,36 +112,41 @@ bool replays_slice_by_slice(const ReplayGraph& graph, const SliceCuts& cuts) {
   return true;
 }
 
+SliceHandover replay_slice(ReplaySlice& here, const ReplayOptions& options, const SliceHandover& in,
+                           std::span<const std::uint32_t> hand_on) {
+  const SliceGraph& part = here.part;
+  std::vector<ScaledSegment> scaled_here;
+  for (const ScaledSegment& scaled : options.scaled_segments)
+    if (const std::uint32_t c = part.local(scaled.call);
+        c != kNone && c < part.graph.loc_first_call.back())
+      scaled_here.push_back({c, scaled.factor});
+  const std::array<std::span<const ScaledSegment>, 1> lanes{scaled_here};
+  Handover<1> handed;
+  for (const auto& [call, enter] : in) handed.push_back({part.local(call), {enter}});
+  Replayer<1> replayer(part.graph, options.network, lanes,
+                       std::span<std::vector<TimeNs>, 1>(&here.times.enter, 1), &here.times);
+  here.times.end = replayer.run_slice(part.from, part.to, handed)[0];
+  std::vector<std::uint32_t> local_calls;
+  for (const std::uint32_t c : hand_on) local_calls.push_back(part.local(c));
+  SliceHandover out;
+  for (const auto& [call, enter] : replayer.hand_over(local_calls))
+    out.emplace_back(part.global[call], enter[0]);
+  return out;
+}
+
 std::vector<ReplaySlice> replay_slices(const ReplayGraph& graph, const SliceCuts& cuts,
                                        const ReplayOptions& options) {
   const std::vector<std::uint32_t> slice = slice_of_calls(graph, cuts);
   const std::vector<std::vector<std::uint32_t>> plan = plan_handovers(graph, cuts, slice);
   std::vector<ReplaySlice> slices(cuts.slices());
-  Handover<1> handed;  // by global id
-  std::vector<std::uint32_t> handed_calls;
+  SliceHandover handed;  // by global id
   for (std::size_t s = 0; s < cuts.slices(); ++s) {
     // Each slice from its own graph and tables, as each process of a divided analysis will
     // hold them: only what is handed over comes from the slices before.
     ReplaySlice& here = slices[s];
-    here.part = cut_slice_graph(graph, cuts, s, handed_calls);
-    const SliceGraph& part = here.part;
-    std::vector<ScaledSegment> scaled_here;
-    for (const ScaledSegment& scaled : options.scaled_segments)
-      if (const std::uint32_t c = part.local(scaled.call);
-          c != kNone && c < part.graph.loc_first_call.back())
-        scaled_here.push_back({c, scaled.factor});
-    const std::array<std::span<const ScaledSegment>, 1> lanes{scaled_here};
-    Handover<1> in;
-    for (const auto& [call, enter] : handed) in.emplace_back(part.local(call), enter);
-    Replayer<1> replayer(part.graph, options.network, lanes,
-                         std::span<std::vector<TimeNs>, 1>(&here.times.enter, 1), &here.times);
-    here.times.end = replayer.run_slice(part.from, part.to, in)[0];
-    if (s + 1 == cuts.slices()) break;
-    std::vector<std::uint32_t> local_calls;
-    for (const std::uint32_t c : plan[s]) local_calls.push_back(part.local(c));
-    handed = replayer.hand_over(local_calls);
-    for (auto& [call, enter_time] : handed) call = part.global[call];
-    handed_calls = plan[s];
+    here.part = cut_slice_graph(graph, cuts, s, s > 0 ? plan[s - 1] : std::vector<std::uint32_t>{});
+    handed = replay_slice(here, options, handed,
+                          s + 1 < cuts.slices() ? plan[s] : std::vector<std::uint32_t>{});
   }
   return slices;
 }

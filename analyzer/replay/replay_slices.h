@@ -68,6 +68,15 @@ struct ReplaySlice {
   ReplaySlice& operator=(const ReplaySlice&) = delete;
 };
 
+// The Enters of calls one slice hands the next (global id, Enter), by call.
+using SliceHandover = std::vector<std::pair<std::uint32_t, TimeNs>>;
+
+// Replays one slice from its own graph (here.part) and `in`, what the slice before handed
+// over, into here.times, and returns the Enters of `hand_on` (global ids of calls the slice
+// holds) for the next. Scaled segments are by global call.
+SliceHandover replay_slice(ReplaySlice& here, const ReplayOptions& options, const SliceHandover& in,
+                           std::span<const std::uint32_t> hand_on);
+
 // The replay of `options`, slice after slice, each from its own graph and only what the slices
 // before hand on. Requires replays_slice_by_slice.
 std::vector<ReplaySlice> replay_slices(const ReplayGraph& graph, const SliceCuts& cuts,

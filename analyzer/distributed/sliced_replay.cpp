@@ -1,0 +1,265 @@
+#include "sliced_replay.h"
+
+#include <algorithm>
+#include <ranges>
+
+namespace collwrap {
+
+std::uint32_t SliceIndex::location_of(std::uint32_t g) const {
+  const auto& first = facts_.loc_first_call;
+  return static_cast<std::uint32_t>(std::upper_bound(first.begin(), first.end(), g) -
+                                    first.begin() - 1);
+}
+
+std::uint32_t SliceIndex::slice_of(std::uint32_t g) const {
+  const std::uint32_t loc = location_of(g);
+  // The last slice whose first call on the location is at or before g: the slices between
+  // are empty there.
+  std::size_t low = 0, high = cuts_.slices();  // row(low) <= g < row(high)
+  while (high - low > 1) {
+    const std::size_t mid = (low + high) / 2;
+    (cuts_.row(mid)[loc] <= g ? low : high) = mid;
+  }
+  return static_cast<std::uint32_t>(low);
+}
+
+std::uint32_t SliceIndex::entered_in(std::uint32_t g) const {
+  return g == facts_.loc_first_call[location_of(g)] ? 0 : slice_of(g - 1);
+}
+
+std::vector<TimeNs> leave_samples(const Trace& trace, const LocationRange& held, std::size_t most) {
+  const std::size_t end = std::min(held.end, trace.locations.size());
+  std::size_t calls = 0;
+  for (std::size_t loc = held.first; loc < end; ++loc) calls += trace.locations[loc].calls();
+  const std::size_t step =
+      std::max<std::size_t>(1, (calls + most - 1) / std::max<std::size_t>(most, 1));
+  std::vector<TimeNs> samples;
+  std::size_t n = 0;
+  for (std::size_t loc = held.first; loc < end; ++loc)
+    for (const TimeNs leave : trace.locations[loc].call_leave)
+      if (n++ % step == 0) samples.push_back(leave);
+  return samples;
+}
+
+std::vector<TimeNs> cut_instants(std::vector<TimeNs> samples, std::size_t slices) {
+  std::sort(samples.begin(), samples.end());
+  std::vector<TimeNs> instants;
+  for (std::size_t s = 1; s < slices; ++s)
+    instants.push_back(samples.empty() ? 0 : samples[s * samples.size() / slices]);
+  return instants;
+}
+
+SliceCuts cut_held_locations(const Trace& trace, const LocationRange& held,
+                             const WholeTraceFacts& facts, const std::vector<TimeNs>& instants) {
+  SliceCuts cuts;
+  cuts.locations = facts.loc_first_call.size() - 1;
+  const std::size_t slices = instants.size() + 1;
+  cuts.first.assign((slices + 1) * cuts.locations, 0);
+  for (std::size_t loc = held.first; loc < std::min(held.end, cuts.locations); ++loc) {
+    const std::vector<TimeNs>& leave = trace.locations[loc].call_leave;
+    const std::uint32_t first = facts.loc_first_call[loc], end = facts.loc_first_call[loc + 1];
+    cuts.first[loc] = first;
+    for (std::size_t s = 1; s < slices; ++s) {
+      const std::uint32_t from = s > 1 ? cuts.first[(s - 1) * cuts.locations + loc] : first;
+      cuts.first[s * cuts.locations + loc] = *std::ranges::partition_point(
+          std::views::iota(from, end),
+          [&](std::uint32_t g) { return leave[g - first] < instants[s - 1]; });
+    }
+    cuts.first[slices * cuts.locations + loc] = end;
+  }
+  return cuts;
+}
+
+void merge_cuts(SliceCuts& into, const SliceCuts& part) {
+  if (into.first.empty()) {
+    into = part;
+    return;
+  }
+  for (std::size_t k = 0; k < into.first.size(); ++k)
+    into.first[k] = std::max(into.first[k], part.first[k]);
+}
+
+GatedSlices gated_slices(const GraphRows& rows, const SliceIndex& index, std::size_t instances) {
+  GatedSlices gated;
+  gated.lowest.assign(instances, kNone);
+  gated.highest.assign(instances, kNone);
+  for (std::uint32_t r = 0; r < rows.calls(); ++r) {
+    if (rows.gate_first[r] == rows.gate_first[r + 1]) continue;
+    const std::uint32_t slice = index.slice_of(rows.first_call + r);
+    for (std::uint32_t k = rows.gate_first[r]; k < rows.gate_first[r + 1]; ++k)
+      if (rows.gates[k] & kCollectiveGate) {
+        const std::uint32_t i = rows.gates[k] & ~kCollectiveGate;
+        gated.lowest[i] = std::min(gated.lowest[i], slice);
+        gated.highest[i] = gated.highest[i] == kNone ? slice : std::max(gated.highest[i], slice);
+      }
+  }
+  return gated;
+}
+
+void merge_gated_slices(GatedSlices& into, const GatedSlices& part) {
+  if (into.lowest.empty()) {
+    into = part;
+    return;
+  }
+  for (std::size_t i = 0; i < into.lowest.size(); ++i) {
+    into.lowest[i] = std::min(into.lowest[i], part.lowest[i]);
+    if (part.highest[i] != kNone)
+      into.highest[i] =
+          into.highest[i] == kNone ? part.highest[i] : std::max(into.highest[i], part.highest[i]);
+  }
+}
+
+namespace {
+
+// The rows of the calls [first, end) of `rows`.
+GraphRows rows_between(const GraphRows& rows, std::uint32_t first, std::uint32_t end) {
+  GraphRows out;
+  out.first_call = first;
+  const std::uint32_t r0 = first - rows.first_call, r1 = end - rows.first_call;
+  out.call_costs.assign(rows.call_costs.begin() + r0, rows.call_costs.begin() + r1);
+  const auto within = [&](const std::vector<std::pair<std::uint32_t, TimeNs>>& list) {
+    std::vector<std::pair<std::uint32_t, TimeNs>> kept;
+    for (const auto& entry : list)
+      if (entry.first >= first && entry.first < end) kept.push_back(entry);
+    return kept;
+  };
+  out.long_segments = within(rows.long_segments);
+  out.long_own_costs = within(rows.long_own_costs);
+  out.gates.assign(rows.gates.begin() + rows.gate_first[r0],
+                   rows.gates.begin() + rows.gate_first[r1]);
+  for (std::uint32_t r = r0; r < r1; ++r)
+    out.gate_first.push_back(rows.gate_first[r + 1] - rows.gate_first[r0]);
+  return out;
+}
+
+// The members of instance i among `members` (sorted by instance).
+std::span<const GraphRows::Member> members_of(const std::vector<GraphRows::Member>& members,
+                                              std::uint32_t i) {
+  const auto [from, to] =
+      std::equal_range(members.begin(), members.end(), GraphRows::Member{i, 0, 0},
+                       [](const GraphRows::Member& a, const GraphRows::Member& b) {
+                         return a.instance < b.instance;
+                       });
+  return {from, to};
+}
+
+// Calls visit(g, gates of g) for every call slice s leaves (not the next ones).
+template <typename Visit>
+void for_each_left_call(const SliceRows& rows, const SliceCuts& cuts, std::size_t s,
+                        Visit&& visit) {
+  for (std::size_t loc = 0; loc < cuts.locations; ++loc) {
+    const GraphRows& r = rows.locations[loc];
+    const std::uint32_t next = cuts.row(s + 1)[loc];
+    for (std::uint32_t row = 0; row < r.calls() && r.first_call + row < next; ++row)
+      visit(r.first_call + row, std::span(r.gates.data() + r.gate_first[row],
+                                          r.gate_first[row + 1] - r.gate_first[row]));
+  }
+}
+
+}  // namespace
+
+std::vector<SliceRows> rows_for_slices(const GraphRows& rows, const LocationRange& held,
+                                       const SliceCuts& cuts, const GatedSlices& gated,
+                                       const SliceIndex& index) {
+  std::vector<SliceRows> out(cuts.slices());
+  for (std::size_t s = 0; s < out.size(); ++s) {
+    out[s].begin = index.begin();
+    out[s].locations.resize(cuts.locations);
+    for (std::size_t loc = held.first; loc < std::min(held.end, cuts.locations); ++loc) {
+      const std::uint32_t first = cuts.row(s)[loc], next = cuts.row(s + 1)[loc];
+      const std::uint32_t end = std::min(next + 1, cuts.row(cuts.slices())[loc]);
+      out[s].locations[loc] = rows_between(rows, first, end);
+    }
+  }
+  for (const GraphRows::Member& m : rows.members)
+    if (gated.lowest[m.instance] != kNone)
+      for (std::uint32_t s = gated.lowest[m.instance]; s <= gated.highest[m.instance]; ++s)
+        out[s].members.push_back(m);
+  return out;
+}
+
+void merge_slice_rows(SliceRows& into, SliceRows&& part, const LocationRange& held) {
+  into.begin = part.begin;
+  into.locations.resize(part.locations.size());
+  for (std::size_t loc = held.first; loc < std::min(held.end, part.locations.size()); ++loc)
+    into.locations[loc] = std::move(part.locations[loc]);
+  const std::size_t middle = into.members.size();
+  into.members.insert(into.members.end(), part.members.begin(), part.members.end());
+  std::inplace_merge(
+      into.members.begin(), into.members.begin() + static_cast<std::ptrdiff_t>(middle),
+      into.members.end(), [](const GraphRows::Member& a, const GraphRows::Member& b) {
+        return a.instance != b.instance ? a.instance < b.instance : a.position < b.position;
+      });
+}
+
+bool replays_after_earlier(const SliceRows& rows, const SliceCuts& cuts, std::size_t s,
+                           const SliceIndex& index) {
+  bool ok = true;
+  for_each_left_call(rows, cuts, s, [&](std::uint32_t, std::span<const std::uint32_t> gates) {
+    for (const std::uint32_t gate : gates) {
+      if (!(gate & kCollectiveGate)) {
+        ok &= index.entered_in(gate) <= s;
+        continue;
+      }
+      for (const GraphRows::Member& m : members_of(rows.members, gate & ~kCollectiveGate))
+        ok &= m.call == kNone || index.entered_in(m.call) <= s;
+    }
+  });
+  return ok;
+}
+
+std::vector<std::uint32_t> entered_before(const SliceRows& rows, const SliceCuts& cuts,
+                                          std::size_t s, const SliceIndex& index) {
+  std::vector<std::uint32_t> calls;
+  const auto read = [&](std::uint32_t g) {
+    if (g != kNone && index.entered_in(g) < s) calls.push_back(g);
+  };
+  for_each_left_call(rows, cuts, s, [&](std::uint32_t g, std::span<const std::uint32_t> gates) {
+    read(g);
+    for (const std::uint32_t gate : gates)
+      if (!(gate & kCollectiveGate))
+        read(gate);
+      else
+        for (const GraphRows::Member& m : members_of(rows.members, gate & ~kCollectiveGate))
+          read(m.call);
+  });
+  std::sort(calls.begin(), calls.end());
+  calls.erase(std::unique(calls.begin(), calls.end()), calls.end());
+  return calls;
+}
+
+std::vector<std::uint32_t> handed_into(std::vector<std::uint32_t> needs,
+                                       const std::vector<std::uint32_t>& into_next, std::size_t s,
+                                       const SliceIndex& index) {
+  std::vector<std::uint32_t> earlier;
+  for (const std::uint32_t g : into_next)
+    if (index.entered_in(g) < s) earlier.push_back(g);
+  std::vector<std::uint32_t> out;
+  std::set_union(needs.begin(), needs.end(), earlier.begin(), earlier.end(),
+                 std::back_inserter(out));
+  return out;
+}
+
+std::vector<std::pair<std::uint32_t, TimeNs>> segments_to_hand(
+    const SliceRows& rows, std::span<const std::uint32_t> hand_on, const SliceIndex& index) {
+  std::vector<std::pair<std::uint32_t, TimeNs>> out;
+  for (const std::uint32_t g : hand_on) {
+    TimeNs segment = 0;
+    const GraphRows& r = rows.locations[index.location_of(g)];
+    if (g >= r.first_call && g - r.first_call < r.calls()) {
+      const std::uint32_t short_segment = r.call_costs[g - r.first_call].segment;
+      segment = short_segment != ReplayGraph::kLongCost
+                    ? short_segment
+                    : ReplayGraph::long_cost(r.long_segments, g);
+    } else {
+      const auto it = std::lower_bound(
+          rows.handed.begin(), rows.handed.end(), g,
+          [](const std::pair<std::uint32_t, TimeNs>& e, std::uint32_t c) { return e.first < c; });
+      if (it != rows.handed.end() && it->first == g) segment = it->second;
+    }
+    out.emplace_back(g, segment);
+  }
+  return out;
+}
+
+}  // namespace collwrap

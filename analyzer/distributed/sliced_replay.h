@@ -1,0 +1,94 @@
+// The replays of a divided analysis in slices of time (replay_slices.h), one slice per process:
+// what each process computes and sends so that slice s's process holds slice s's graph and
+// replays it from what slice s - 1's process hands over. Without MPI, so that a job can be
+// played out in one process by the tests; replay_in_job (analysis_in_job.h) moves the pieces
+// between the processes.
+//
+//   1. facts: each process's holder_facts, merged (merge_facts), make the WholeTraceFacts;
+//      each makes the rows of its own locations (graph_rows);
+//   2. cuts: each samples the recorded Leaves of its calls (leave_samples), all samples make
+//      the instants (cut_instants), each cuts its own locations there (cut_held_locations),
+//      and the cuts of all processes, added up (merge_cuts), are the job's;
+//   3. each finds the slices whose calls wait for each collective instance (gated_slices,
+//      merged), and sends each slice's process its rows of the slice (rows_for_slices): of each
+//      of its locations the slice's calls and the next, the members of the instances the
+//      slice waits for; each slice's process puts them together (merge_slice_rows);
+//   4. each slice's process checks that every Enter its calls wait for was set in it or an
+//      earlier slice (replays_after_earlier: the clock condition across the cuts), finds the
+//      calls it reads whose Enters earlier slices set (entered_before), and from the last slice
+//      to the first each hands the one before what it and the later slices need
+//      (handed_into); then, from the first to the last, each hands the next the compute
+//      segments of those calls (segments_to_hand), builds its graph (slice_graph_from_rows)
+//      and can replay it (replay_slice) as often as asked.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "graph_rows.h"
+#include "replay_slices.h"
+
+namespace collwrap {
+
+// The slice of a global call and the slice that enters it, from the cuts.
+class SliceIndex {
+ public:
+  SliceIndex(const WholeTraceFacts& facts, const SliceCuts& cuts) : facts_(facts), cuts_(cuts) {}
+  TimeNs begin() const { return facts_.begin; }
+  std::uint32_t location_of(std::uint32_t g) const;
+  std::uint32_t slice_of(std::uint32_t g) const;
+  // The slice of the call before g on its location (replay_slices.h: entered_in).
+  std::uint32_t entered_in(std::uint32_t g) const;
+
+ private:
+  const WholeTraceFacts& facts_;
+  const SliceCuts& cuts_;
+};
+
+// Up to `most` recorded Leaves of the `held` locations' calls, evenly spread over them.
+std::vector<TimeNs> leave_samples(const Trace& trace, const LocationRange& held,
+                                  std::size_t most = 4096);
+// The instants that divide the samples of all processes into `slices` parts.
+std::vector<TimeNs> cut_instants(std::vector<TimeNs> samples, std::size_t slices);
+// The cuts of the `held` locations at `instants` (each at its first call whose recorded Leave
+// is at or after the instant); zeros for the other locations.
+SliceCuts cut_held_locations(const Trace& trace, const LocationRange& held,
+                             const WholeTraceFacts& facts, const std::vector<TimeNs>& instants);
+// Adds another process's cuts.
+void merge_cuts(SliceCuts& into, const SliceCuts& part);
+
+// By global instance, the lowest and highest slice of a call that waits for it (kNone: none).
+struct GatedSlices {
+  std::vector<std::uint32_t> lowest, highest;
+};
+GatedSlices gated_slices(const GraphRows& rows, const SliceIndex& index, std::size_t instances);
+void merge_gated_slices(GatedSlices& into, const GatedSlices& part);
+
+// What a holder of the rows of some locations sends each slice's process: of its locations
+// the slice's calls and the next (the others' left empty), and the members of every instance
+// that a call of the slice waits for.
+std::vector<SliceRows> rows_for_slices(const GraphRows& rows, const LocationRange& held,
+                                       const SliceCuts& cuts, const GatedSlices& gated,
+                                       const SliceIndex& index);
+// Adds the rows a holder of `held` sent.
+void merge_slice_rows(SliceRows& into, SliceRows&& part, const LocationRange& held);
+
+// Whether every Enter that slice s's calls wait for is set in slice s or an earlier one.
+bool replays_after_earlier(const SliceRows& rows, const SliceCuts& cuts, std::size_t s,
+                           const SliceIndex& index);
+// The calls slice s reads (its own, the calls they wait for, the members of the instances they
+// wait for) whose Enters earlier slices set, ascending.
+std::vector<std::uint32_t> entered_before(const SliceRows& rows, const SliceCuts& cuts,
+                                          std::size_t s, const SliceIndex& index);
+// The calls slice s - 1 hands slice s: those slice s reads (entered_before) and those the
+// slices after it need (`into_next`, handed_into of s + 1) that were entered before s.
+std::vector<std::uint32_t> handed_into(std::vector<std::uint32_t> needs,
+                                       const std::vector<std::uint32_t>& into_next, std::size_t s,
+                                       const SliceIndex& index);
+// The compute segments of `hand_on` (global ids, ascending) that slice s hands the next: of its
+// calls from its rows, of the others from what the slice before handed (rows.handed).
+std::vector<std::pair<std::uint32_t, TimeNs>> segments_to_hand(
+    const SliceRows& rows, std::span<const std::uint32_t> hand_on, const SliceIndex& index);
+
+}  // namespace collwrap

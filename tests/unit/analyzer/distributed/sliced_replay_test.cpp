@@ -1,0 +1,194 @@
+// The replays of a divided analysis in slices of time, one slice per process (sliced_replay.h),
+// played out in one process: every process makes its rows, the cuts, the rows each slice's
+// process receives, the handovers planned from the last slice to the first, the segments
+// handed from the first to the last, and the replay slice after slice. Every call's replayed
+// Enter, and whom it waited for, must be the whole replay's, as recorded and on an ideal
+// network, on every division of the traces; a cut the clock condition does not allow must be
+// refused where the whole graph refuses it.
+#include "sliced_replay.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "divided_trace.h"
+#include "synthetic_runs.h"
+#include "trace_builder.h"
+
+namespace collwrap {
+namespace {
+
+struct PlayedJob {
+  WholeTraceFacts facts;
+  SliceCuts cuts;
+  bool refused = false;
+  std::vector<std::vector<std::uint32_t>> handed;  // into each slice
+  std::vector<ReplaySlice> slices;
+};
+
+// The job of `shares.size()` processes, one slice each, up to its replay as `options` asks;
+// cut at `cut_at` when given, else where the samples of the Leaves say.
+PlayedJob play_job(const Trace& whole, const std::vector<LocationRange>& shares, Digests digests,
+                   const ReplayOptions& options, const std::vector<TimeNs>* cut_at = nullptr) {
+  PlayedJob job;
+  const std::size_t processes = shares.size();
+  const DividedTrace divided = divide(whole, shares, digests);
+  HolderFacts all;
+  for (std::size_t p = 0; p < processes; ++p)
+    merge_facts(all, holder_facts(divided.parts[p].trace, divided.matchings[p], shares[p]));
+  job.facts = whole_trace_facts(all);
+  std::vector<GraphRows> rows;
+  std::vector<TimeNs> samples;
+  for (std::size_t p = 0; p < processes; ++p) {
+    const PartialTrace& part = divided.parts[p];
+    rows.push_back(
+        graph_rows(part.trace, divided.matchings[p], job.facts, shares[p], part.origin_call));
+    for (const TimeNs t : leave_samples(part.trace, shares[p], 8)) samples.push_back(t);
+  }
+  const std::vector<TimeNs> instants = cut_at ? *cut_at : cut_instants(samples, processes);
+  for (std::size_t p = 0; p < processes; ++p)
+    merge_cuts(job.cuts,
+               cut_held_locations(divided.parts[p].trace, shares[p], job.facts, instants));
+  const SliceIndex index(job.facts, job.cuts);
+  GatedSlices gated;
+  for (std::size_t p = 0; p < processes; ++p)
+    merge_gated_slices(gated, gated_slices(rows[p], index, job.facts.instances()));
+  std::vector<SliceRows> slice_rows(processes);
+  for (std::size_t p = 0; p < processes; ++p) {
+    std::vector<SliceRows> sent = rows_for_slices(rows[p], shares[p], job.cuts, gated, index);
+    for (std::size_t s = 0; s < processes; ++s)
+      merge_slice_rows(slice_rows[s], std::move(sent[s]), shares[p]);
+  }
+  for (std::size_t s = 0; s < processes; ++s)
+    job.refused |= !replays_after_earlier(slice_rows[s], job.cuts, s, index);
+  if (job.refused) return job;
+
+  // From the last slice to the first: what each hands the next (handed[s]: into slice s).
+  std::vector<std::vector<std::uint32_t>>& handed = job.handed;
+  handed.resize(processes + 1);
+  for (std::size_t s = processes; s-- > 0;)
+    handed[s] =
+        handed_into(entered_before(slice_rows[s], job.cuts, s, index), handed[s + 1], s, index);
+  EXPECT_TRUE(handed[0].empty());
+  // From the first to the last: the segments of the handed calls, then each slice's graph.
+  job.slices = std::vector<ReplaySlice>(processes);
+  for (std::size_t s = 0; s < processes; ++s) {
+    const auto segments = segments_to_hand(slice_rows[s], handed[s + 1], index);
+    job.slices[s].part = slice_graph_from_rows(job.cuts, s, std::move(slice_rows[s]));
+    if (s + 1 < processes) slice_rows[s + 1].handed = segments;
+  }
+  SliceHandover in;
+  for (std::size_t s = 0; s < processes; ++s)
+    in = replay_slice(job.slices[s], options, in, handed[s + 1]);
+  return job;
+}
+
+void expect_job_replays_as_whole(const Trace& whole, const std::vector<LocationRange>& shares,
+                                 Digests digests) {
+  SCOPED_TRACE(std::to_string(shares.size()) + " processes, collectives " +
+               (digests == Digests::Made ? "digested" : "as ghosts"));
+  const Matching matching = match_trace(whole, 1);
+  const ReplayGraph graph = build_replay_graph(whole, matching);
+  for (const NetworkModel network : {NetworkModel::AsRecorded, NetworkModel::Ideal}) {
+    const ReplayOptions options{network, {}};
+    const PlayedJob job = play_job(whole, shares, digests, options);
+    EXPECT_EQ(job.refused, !replays_slice_by_slice(graph, job.cuts));
+    if (job.refused) continue;
+    // Each slice's graph is the one cut from the whole graph, handed calls and their segments
+    // included.
+    for (std::size_t s = 0; s < job.slices.size(); ++s) {
+      const SliceGraph cut = cut_slice_graph(graph, job.cuts, s, job.handed[s]);
+      const SliceGraph& part = job.slices[s].part;
+      EXPECT_EQ(part.global, cut.global);
+      EXPECT_EQ(part.from, cut.from);
+      EXPECT_EQ(part.to, cut.to);
+      EXPECT_EQ(part.graph.gates, cut.graph.gates);
+      EXPECT_EQ(part.graph.member_calls, cut.graph.member_calls);
+      ASSERT_EQ(part.global.size(), cut.global.size());
+      for (std::uint32_t c = 0; c < cut.global.size(); ++c) {
+        ASSERT_EQ(part.graph.segment(c), cut.graph.segment(c)) << "slice " << s << " call " << c;
+        ASSERT_EQ(part.graph.own_cost(c), cut.graph.own_cost(c)) << "slice " << s << " call " << c;
+      }
+    }
+    const ReplayTimes expected = replay_trace(graph, options);
+    std::size_t replayed = 0;
+    TimeNs end = graph.begin;
+    for (const ReplaySlice& slice : job.slices) {
+      const SliceGraph& part = slice.part;
+      end = std::max(end, slice.times.end);
+      for (std::uint32_t loc = 0; loc < job.cuts.locations; ++loc)
+        for (std::uint32_t c = part.from[loc]; c < part.to[loc]; ++c, ++replayed) {
+          const std::uint32_t g = part.global[c], waited = slice.times.waited_for[c];
+          ASSERT_EQ(slice.times.enter[c], expected.enter[g]) << "call " << g;
+          ASSERT_EQ(waited == kNone ? kNone : part.global[waited], expected.waited_for[g])
+              << "call " << g;
+        }
+    }
+    EXPECT_EQ(replayed, graph.calls());
+    EXPECT_EQ(end, expected.end);
+  }
+}
+
+TEST(SlicedReplay, EveryProcessesSliceReplaysAsTheWholeTrace) {
+  std::vector<Trace> traces = divided_test_traces();
+  traces.push_back(testing::delay_chain());
+  traces.push_back(testing::imbalance_before_allreduce({5'000'000'000, 100, 300, 100}));
+  traces.push_back(testing::moving_imbalance());
+  traces.push_back(testing::neighbours_and_collectives());
+  for (const Trace& whole : traces)
+    for (const Digests digests : {Digests::Made, Digests::None})
+      for (unsigned processes = 1; processes <= whole.locations.size(); ++processes)
+        expect_job_replays_as_whole(whole, split_locations(events_per_location(whole), processes),
+                                    digests);
+}
+
+// A message sent in the first slice and received in the third: its send's Enter, and its
+// compute segment, go through the second slice's process.
+TEST(SlicedReplay, AMessageInFlightAcrossTwoCutsIsHandedOnTwice) {
+  TraceBuilder b(3);
+  for (int r = 0; r < 3; ++r) b.call(r, "MPI_Init", 0, 10, "v.c", 1);
+  b.send(b.call(0, "MPI_Send", 20, 30, "v.c", 2), 2, 0, 8);
+  for (int r = 0; r < 3; ++r) b.call(r, "MPI_Comm_rank", 400 + r, 410 + r, "v.c", 3);
+  b.recv(b.call(2, "MPI_Recv", 1000, 1010, "v.c", 4), 0, 0, 8);
+  for (int r = 0; r < 3; ++r) b.call(r, "MPI_Finalize", 1100, 1110, "v.c", 5);
+  const Trace whole = b.finish();
+  const std::vector<LocationRange> shares{{0, 1}, {1, 2}, {2, 3}};
+  const std::vector<TimeNs> instants{300, 600};
+  for (const Digests digests : {Digests::Made, Digests::None}) {
+    const PlayedJob job = play_job(whole, shares, digests, {}, &instants);
+    ASSERT_FALSE(job.refused);
+    const std::uint32_t send = job.facts.loc_first_call[0] + 1;
+    for (const std::size_t s : {1, 2}) {
+      EXPECT_NE(std::find(job.handed[s].begin(), job.handed[s].end(), send), job.handed[s].end());
+      const SliceGraph& part = job.slices[s].part;
+      EXPECT_EQ(part.graph.segment(part.local(send)), 10);  // from MPI_Init's Leave to the Send
+    }
+  }
+}
+
+// Rank 1 enters a barrier after rank 0 has left it, with a call between (a clock-condition
+// violation): cut between rank 0's barrier and rank 1's call before the barrier, rank 1's
+// barrier is entered in the second slice while rank 0's, in the first, waits for it.
+TEST(SlicedReplay, ACutAcrossAClockConditionViolationIsRefused) {
+  TraceBuilder b(2);
+  for (int r = 0; r < 2; ++r) b.call(r, "MPI_Init", 0, 10, "v.c", 1);
+  b.collective(b.call(0, "MPI_Barrier", 20, 30, "v.c", 2), CollOp::Barrier);
+  b.call(1, "MPI_Comm_rank", 90, 95, "v.c", 3);
+  b.collective(b.call(1, "MPI_Barrier", 100, 110, "v.c", 2), CollOp::Barrier);
+  for (int r = 0; r < 2; ++r) b.call(r, "MPI_Finalize", 120, 130, "v.c", 5);
+  const Trace whole = b.finish();
+  const std::vector<LocationRange> shares{{0, 1}, {1, 2}};
+  const ReplayGraph graph = build_replay_graph(whole, match_trace(whole, 1));
+  for (const Digests digests : {Digests::Made, Digests::None}) {
+    const std::vector<TimeNs> across{50}, after{200};
+    const PlayedJob refused = play_job(whole, shares, digests, {}, &across);
+    EXPECT_TRUE(refused.refused);
+    EXPECT_FALSE(replays_slice_by_slice(graph, refused.cuts));
+    EXPECT_FALSE(play_job(whole, shares, digests, {}, &after).refused);
+  }
+}
+
+}  // namespace
+}  // namespace collwrap
