@@ -1,7 +1,6 @@
 #include "sliced_replay.h"
 
 #include <algorithm>
-#include <ranges>
 
 namespace collwrap {
 
@@ -57,15 +56,9 @@ SliceCuts cut_held_locations(const Trace& trace, const LocationRange& held,
   cuts.first.assign((slices + 1) * cuts.locations, 0);
   for (std::size_t loc = held.first; loc < std::min(held.end, cuts.locations); ++loc) {
     const std::vector<TimeNs>& leave = trace.locations[loc].call_leave;
-    const std::uint32_t first = facts.loc_first_call[loc], end = facts.loc_first_call[loc + 1];
-    cuts.first[loc] = first;
-    for (std::size_t s = 1; s < slices; ++s) {
-      const std::uint32_t from = s > 1 ? cuts.first[(s - 1) * cuts.locations + loc] : first;
-      cuts.first[s * cuts.locations + loc] = *std::ranges::partition_point(
-          std::views::iota(from, end),
-          [&](std::uint32_t g) { return leave[g - first] < instants[s - 1]; });
-    }
-    cuts.first[slices * cuts.locations + loc] = end;
+    const std::uint32_t first = facts.loc_first_call[loc];
+    cut_location(cuts, loc, first, facts.loc_first_call[loc + 1], instants,
+                 [&](std::uint32_t g) { return leave[g - first]; });
   }
   return cuts;
 }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <ranges>
 #include <stdexcept>
 
 #include "replayer.h"
@@ -70,18 +69,9 @@ SliceCuts cut_at_leaves(const ReplayGraph& graph, std::size_t slices, LeaveOf&& 
   instants.resize(slices - 1, instants.empty() ? 0 : instants.back());
   std::sort(instants.begin(), instants.end());
   cuts.first.resize((slices + 1) * cuts.locations);
-  for (std::uint32_t loc = 0; loc < cuts.locations; ++loc) {
-    const std::uint32_t first = graph.loc_first_call[loc], end = graph.loc_first_call[loc + 1];
-    cuts.first[loc] = first;
-    for (std::size_t s = 1; s < slices; ++s) {
-      // The first call of the location whose Leave is at or after the instant.
-      const std::uint32_t from = s > 1 ? cuts.first[(s - 1) * cuts.locations + loc] : first;
-      cuts.first[s * cuts.locations + loc] = *std::ranges::partition_point(
-          std::views::iota(from, end),
-          [&](std::uint32_t g) { return leave_of(g) < instants[s - 1]; });
-    }
-    cuts.first[slices * cuts.locations + loc] = end;
-  }
+  for (std::uint32_t loc = 0; loc < cuts.locations; ++loc)
+    cut_location(cuts, loc, graph.loc_first_call[loc], graph.loc_first_call[loc + 1], instants,
+                 leave_of);
   return cuts;
 }
 

@@ -12,7 +12,9 @@
 // without violations.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <ranges>
 #include <span>
 #include <vector>
 
@@ -32,6 +34,24 @@ struct SliceCuts {
     return {first.data() + s * locations, locations};
   }
 };
+
+// Cuts location `loc`, whose calls are [first, end) (global ids), at `instants` (ascending):
+// slice s > 0 begins at its first call whose Leave (leave_of(g)) is at or after instants[s - 1]
+// (a location's Leaves never decrease). Writes the location's column of every row of `cuts`,
+// which has instants.size() + 1 slices.
+template <typename LeaveOf>
+void cut_location(SliceCuts& cuts, std::size_t loc, std::uint32_t first, std::uint32_t end,
+                  std::span<const TimeNs> instants, LeaveOf&& leave_of) {
+  const std::size_t slices = instants.size() + 1;
+  cuts.first[loc] = first;
+  for (std::size_t s = 1; s < slices; ++s) {
+    const std::uint32_t from = s > 1 ? cuts.first[(s - 1) * cuts.locations + loc] : first;
+    cuts.first[s * cuts.locations + loc] = *std::ranges::partition_point(
+        std::views::iota(from, end),
+        [&](std::uint32_t g) { return leave_of(g) < instants[s - 1]; });
+  }
+  cuts.first[slices * cuts.locations + loc] = end;
+}
 
 // `slices` slices of about equal numbers of calls: each location is cut at its first call whose
 // recorded Leave is at or after the instants that divide all calls' Leaves into that many
