@@ -248,26 +248,24 @@ bool can_divide(const AnalysisSettings& settings) {
   return true;
 }
 
-std::optional<AnalysisResult> analyze_in_job(const MpiJob& job, const std::string& path,
-                                             const AnalysisSettings& settings, bool clock_repair,
-                                             const ReadProgress& progress,
-                                             const std::function<void(std::string_view)>& phase) {
-  if (!can_divide(settings))
-    throw std::invalid_argument(
-        "the settings ask for rules or a root-cause analysis that need the whole trace");
+HeldShare hold_share_in_job(const MpiJob& job, const std::string& path,
+                            const AnalysisSettings& settings, bool clock_repair,
+                            const ReadProgress& progress,
+                            const std::function<void(std::string_view)>& phase) {
   LocationsRead read = read_share_in_job(job, path, {settings.threads}, progress);
   const unsigned threads = settings.threads;
-  std::optional<AnalysisResult> out;
+  HeldShare held;
   try {
     phase("ghosts");
+    held.shares = read.shares;
+    held.timer_resolution = read.timer_resolution;
     // What reading said, of this process's locations and of the archive, for process 0.
     const LocationRange share = read.shares.at(job.rank());
-    std::vector<LocationReport> reports(
-        read.reports.begin() + static_cast<std::ptrdiff_t>(share.first),
-        read.reports.begin() +
-            static_cast<std::ptrdiff_t>(std::min(share.end, read.reports.size())));
+    held.reports.assign(read.reports.begin() + static_cast<std::ptrdiff_t>(share.first),
+                        read.reports.begin() +
+                            static_cast<std::ptrdiff_t>(std::min(share.end, read.reports.size())));
     std::vector<LocationReport>().swap(read.reports);
-    std::vector<std::string> archive_messages = read.trace.warnings.messages;
+    held.archive_messages = read.trace.warnings.messages;
     // The share with the others' ghosts, matched; with `digests`, of the communicators that
     // the job digests, the members stay where they are and the digests stand for them.
     const auto partial_and_matched = [&](LocationsRead& share, CollectiveDigests* digests) {
@@ -288,36 +286,53 @@ std::optional<AnalysisResult> analyze_in_job(const MpiJob& job, const std::strin
       if (digests) digest_in_job(part.trace, matching, part.held, *digests);
       return std::pair(std::move(part), std::move(matching));
     };
-    CollectiveDigests digests;
-    auto [part, matching] = partial_and_matched(read, &digests);
-    if (clock_repair && !digests.digests.empty() && violations_in_job(matching) > 0) {
+    held.digests = std::make_unique<CollectiveDigests>();
+    std::tie(held.part, held.matching) = partial_and_matched(read, held.digests.get());
+    if (clock_repair && !held.digests->digests.empty() && violations_in_job(held.matching) > 0) {
       // The clock repair reads every member of every collective, which the digests stand for:
       // the shares are read once more, and the members travel as ghosts.
-      part = {};
-      matching = {};
-      digests = {};
+      held.part = {};
+      held.matching = {};
+      *held.digests = {};
       give_back_freed_memory();
       read = read_share_in_job(job, path, {settings.threads}, {});
-      std::tie(part, matching) = partial_and_matched(read, nullptr);
+      std::tie(held.part, held.matching) = partial_and_matched(read, nullptr);
     }
     if (clock_repair) {
       phase("clock repair");
-      repair_clocks_in_job(part, matching, read.shares, job.rank(), threads);
+      repair_clocks_in_job(held.part, held.matching, read.shares, job.rank(), threads);
     }
+  } catch (const std::exception& e) {
+    end_job_after(job, "hold its share of the locations with the others' ghosts", e);
+  }
+  return held;
+}
+
+std::optional<AnalysisResult> analyze_in_job(const MpiJob& job, const std::string& path,
+                                             const AnalysisSettings& settings, bool clock_repair,
+                                             const ReadProgress& progress,
+                                             const std::function<void(std::string_view)>& phase) {
+  if (!can_divide(settings))
+    throw std::invalid_argument(
+        "the settings ask for rules or a root-cause analysis that need the whole trace");
+  HeldShare held = hold_share_in_job(job, path, settings, clock_repair, progress, phase);
+  std::optional<AnalysisResult> out;
+  try {
     phase("patterns");
-    HeldResult held = analyze_held(part, matching, settings);
-    held.reports = std::move(reports);
-    held.archive_messages = std::move(archive_messages);
-    std::vector<std::vector<char>> all = gather_bytes(held_result_bytes(held));
+    HeldResult result = analyze_held(held.part, held.matching, settings);
+    result.reports = std::move(held.reports);
+    result.archive_messages = std::move(held.archive_messages);
+    std::vector<std::vector<char>> all = gather_bytes(held_result_bytes(result));
     if (!job.leads()) return std::nullopt;
     // Of the locations, only what the definitions say stays: the events are analyzed.
-    for (Location& l : part.trace.locations) l = l.definition_only();
+    Trace& trace = held.part.trace;
+    for (Location& l : trace.locations) l = l.definition_only();
     std::vector<HeldResult> parts;
     for (std::vector<char>& bytes : all) {
       parts.push_back(read_held_result(bytes));
       std::vector<char>().swap(bytes);
     }
-    out = merge_held(part.trace, std::move(parts), read.timer_resolution, settings);
+    out = merge_held(trace, std::move(parts), held.timer_resolution, settings);
   } catch (const std::exception& e) {
     end_job_after(job, "analyze its share of the locations with the others", e);
   }

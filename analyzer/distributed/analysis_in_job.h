@@ -11,12 +11,14 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "analyze.h"
 #include "mpi_job.h"
+#include "partial_trace.h"
 #include "trace_reader.h"
 
 namespace collwrap {
@@ -24,6 +26,24 @@ namespace collwrap {
 // Whether the settings ask only for what the divided analysis gives: rules of
 // runs_divided, no root causes.
 bool can_divide(const AnalysisSettings& settings);
+
+// What a process of a divided analysis holds once it has read its share, received the others'
+// ghosts of it, matched them and, when asked, repaired the clocks with the others.
+struct HeldShare {
+  std::vector<LocationRange> shares;  // every process's
+  std::uint64_t timer_resolution = 0;
+  PartialTrace part;
+  std::unique_ptr<CollectiveDigests> digests;  // which `matching` reads; none without
+  Matching matching;
+  std::vector<LocationReport> reports;  // what reading said of its locations
+  std::vector<std::string> archive_messages;
+};
+
+// The divided analysis up to the rules, for every process; `phase` as for analyze_in_job.
+HeldShare hold_share_in_job(const MpiJob& job, const std::string& path,
+                            const AnalysisSettings& settings, bool clock_repair,
+                            const ReadProgress& progress,
+                            const std::function<void(std::string_view)>& phase);
 
 // Process 0's result; nullopt on the others. `phase` is told of each phase after reading, as the
 // analyzer alone's progress is: matching, clock repair (with `clock_repair`), patterns. Failures

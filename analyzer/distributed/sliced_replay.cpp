@@ -75,7 +75,7 @@ void merge_cuts(SliceCuts& into, const SliceCuts& part) {
 GatedSlices gated_slices(const GraphRows& rows, const SliceIndex& index, std::size_t instances) {
   GatedSlices gated;
   gated.lowest.assign(instances, kNone);
-  gated.highest.assign(instances, kNone);
+  gated.end.assign(instances, 0);
   for (std::uint32_t r = 0; r < rows.calls(); ++r) {
     if (rows.gate_first[r] == rows.gate_first[r + 1]) continue;
     const std::uint32_t slice = index.slice_of(rows.first_call + r);
@@ -83,7 +83,7 @@ GatedSlices gated_slices(const GraphRows& rows, const SliceIndex& index, std::si
       if (rows.gates[k] & kCollectiveGate) {
         const std::uint32_t i = rows.gates[k] & ~kCollectiveGate;
         gated.lowest[i] = std::min(gated.lowest[i], slice);
-        gated.highest[i] = gated.highest[i] == kNone ? slice : std::max(gated.highest[i], slice);
+        gated.end[i] = std::max(gated.end[i], slice + 1);
       }
   }
   return gated;
@@ -96,9 +96,7 @@ void merge_gated_slices(GatedSlices& into, const GatedSlices& part) {
   }
   for (std::size_t i = 0; i < into.lowest.size(); ++i) {
     into.lowest[i] = std::min(into.lowest[i], part.lowest[i]);
-    if (part.highest[i] != kNone)
-      into.highest[i] =
-          into.highest[i] == kNone ? part.highest[i] : std::max(into.highest[i], part.highest[i]);
+    into.end[i] = std::max(into.end[i], part.end[i]);
   }
 }
 
@@ -165,9 +163,8 @@ std::vector<SliceRows> rows_for_slices(const GraphRows& rows, const LocationRang
     }
   }
   for (const GraphRows::Member& m : rows.members)
-    if (gated.lowest[m.instance] != kNone)
-      for (std::uint32_t s = gated.lowest[m.instance]; s <= gated.highest[m.instance]; ++s)
-        out[s].members.push_back(m);
+    for (std::uint32_t s = gated.lowest[m.instance]; s < gated.end[m.instance]; ++s)
+      out[s].members.push_back(m);
   return out;
 }
 

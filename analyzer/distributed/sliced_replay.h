@@ -58,9 +58,10 @@ SliceCuts cut_held_locations(const Trace& trace, const LocationRange& held,
 // Adds another process's cuts.
 void merge_cuts(SliceCuts& into, const SliceCuts& part);
 
-// By global instance, the lowest and highest slice of a call that waits for it (kNone: none).
+// By global instance, the slices [lowest, end) of the calls that wait for it (none: lowest
+// kNone, end 0), so that two processes' are merged by the least lowest and the greatest end.
 struct GatedSlices {
-  std::vector<std::uint32_t> lowest, highest;
+  std::vector<std::uint32_t> lowest, end;
 };
 GatedSlices gated_slices(const GraphRows& rows, const SliceIndex& index, std::size_t instances);
 void merge_gated_slices(GatedSlices& into, const GatedSlices& part);

@@ -1,0 +1,216 @@
+#include "sliced_replay_in_job.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "byte_exchange.h"
+#include "byte_fields.h"
+#include "sliced_replay.h"
+
+namespace collwrap {
+namespace {
+
+int self_in_job() {
+  int self = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &self);
+  return self;
+}
+int processes_in_job() {
+  int processes = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &processes);
+  return processes;
+}
+
+template <class T>
+void allreduce(std::vector<T>& values, MPI_Datatype type, MPI_Op op) {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), type, op,
+                MPI_COMM_WORLD);
+}
+
+// What every process knows of the whole trace: the calls of each location (each has one
+// holder), the largest instance count of each communicator, the latest Enter of MPI_Init and
+// MPI_Finalize.
+WholeTraceFacts facts_in_job(const HeldShare& held) {
+  HolderFacts facts = holder_facts(held.part.trace, held.matching, held.part.held);
+  allreduce(facts.calls, MPI_UINT32_T, MPI_SUM);
+  allreduce(facts.instances, MPI_UINT32_T, MPI_MAX);
+  std::vector<TimeNs> latest{facts.latest_init_enter, facts.latest_finalize_enter};
+  allreduce(latest, MPI_INT64_T, MPI_MAX);
+  facts.latest_init_enter = latest[0];
+  facts.latest_finalize_enter = latest[1];
+  return whole_trace_facts(facts);
+}
+
+// The instants that cut the run into one slice per process, from every process's samples.
+std::vector<TimeNs> instants_in_job(const HeldShare& held, int processes) {
+  const std::vector<TimeNs> mine = leave_samples(held.part.trace, held.part.held);
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(processes)), offsets(counts.size(), 0);
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  for (std::size_t p = 1; p < counts.size(); ++p) offsets[p] = offsets[p - 1] + counts[p - 1];
+  std::vector<TimeNs> all(static_cast<std::size_t>(offsets.back() + counts.back()));
+  MPI_Allgatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(), offsets.data(),
+                 MPI_INT64_T, MPI_COMM_WORLD);
+  return cut_instants(std::move(all), static_cast<std::size_t>(processes));
+}
+
+// A list of (call, time) pairs, which are not trivially copyable, as two columns.
+void call_times(Out& out, const std::vector<std::pair<std::uint32_t, TimeNs>>& pairs) {
+  std::vector<std::uint32_t> calls;
+  std::vector<TimeNs> times;
+  for (const auto& [call, time] : pairs) {
+    calls.push_back(call);
+    times.push_back(time);
+  }
+  out.vector(calls);
+  out.vector(times);
+}
+void call_times(In& in, std::vector<std::pair<std::uint32_t, TimeNs>>& pairs) {
+  std::vector<std::uint32_t> calls;
+  std::vector<TimeNs> times;
+  in.vector(calls);
+  in.vector(times);
+  if (calls.size() != times.size())
+    throw std::runtime_error("the calls and times sent by another process differ in number");
+  pairs.clear();
+  for (std::size_t k = 0; k < calls.size(); ++k) pairs.emplace_back(calls[k], times[k]);
+}
+
+const auto graph_rows_fields = [](auto& io, auto& r) {
+  io.value(r.first_call);
+  io.vector(r.call_costs);
+  call_times(io, r.long_segments);
+  call_times(io, r.long_own_costs);
+  io.vector(r.gate_first);
+  io.vector(r.gates);
+};
+
+// A slice's rows from one holder: those of its locations `held` and the members.
+std::vector<char> slice_rows_bytes(const SliceRows& rows, const LocationRange& held) {
+  std::vector<char> bytes;
+  Out out(bytes);
+  out.value(rows.begin);
+  out.vector(rows.members);
+  for (std::size_t loc = held.first; loc < std::min(held.end, rows.locations.size()); ++loc)
+    graph_rows_fields(out, rows.locations[loc]);
+  return bytes;
+}
+SliceRows read_slice_rows(std::span<const char> bytes, const LocationRange& held,
+                          std::size_t locations) {
+  SliceRows rows;
+  In in(bytes, "the replay graph's rows of a slice");
+  in.value(rows.begin);
+  in.vector(rows.members);
+  rows.locations.resize(locations);
+  for (std::size_t loc = held.first; loc < std::min(held.end, locations); ++loc)
+    graph_rows_fields(in, rows.locations[loc]);
+  return rows;
+}
+
+// This process's slice's rows, from every process's rows of its locations: K - 1 rounds of one
+// partner each way.
+SliceRows rows_in_job(const HeldShare& held, const GraphRows& mine, const SliceCuts& cuts,
+                      const GatedSlices& gated, const SliceIndex& index) {
+  const int self = self_in_job(), processes = processes_in_job();
+  std::vector<SliceRows> sent = rows_for_slices(mine, held.part.held, cuts, gated, index);
+  SliceRows rows;
+  merge_slice_rows(rows, std::move(sent[static_cast<std::size_t>(self)]), held.part.held);
+  for (int round = 1; round < processes; ++round) {
+    const int to = (self + round) % processes, from = (self - round + processes) % processes;
+    const std::vector<char> bytes =
+        swap_bytes(slice_rows_bytes(sent[static_cast<std::size_t>(to)], held.part.held), to, from);
+    sent[static_cast<std::size_t>(to)] = {};
+    const LocationRange& theirs = held.shares.at(static_cast<std::size_t>(from));
+    merge_slice_rows(rows, read_slice_rows(bytes, theirs, cuts.locations), theirs);
+  }
+  return rows;
+}
+
+std::vector<char> calls_bytes(const std::vector<std::uint32_t>& calls) {
+  std::vector<char> bytes;
+  Out(bytes).vector(calls);
+  return bytes;
+}
+std::vector<std::uint32_t> read_calls(std::span<const char> bytes, const char* what) {
+  std::vector<std::uint32_t> calls;
+  In(bytes, what).vector(calls);
+  return calls;
+}
+std::vector<char> call_times_bytes(const std::vector<std::pair<std::uint32_t, TimeNs>>& pairs) {
+  std::vector<char> bytes;
+  Out out(bytes);
+  call_times(out, pairs);
+  return bytes;
+}
+std::vector<std::pair<std::uint32_t, TimeNs>> read_call_times(std::span<const char> bytes,
+                                                              const char* what) {
+  std::vector<std::pair<std::uint32_t, TimeNs>> pairs;
+  In in(bytes, what);
+  call_times(in, pairs);
+  return pairs;
+}
+
+}  // namespace
+
+JobSlice slice_in_job(const MpiJob& job, const HeldShare& held) {
+  const std::size_t self = job.rank(), processes = job.size();
+  JobSlice slice;
+  const WholeTraceFacts facts = facts_in_job(held);
+  const GraphRows mine =
+      graph_rows(held.part.trace, held.matching, facts, held.part.held, held.part.origin_call);
+  slice.cuts = cut_held_locations(held.part.trace, held.part.held, facts,
+                                  instants_in_job(held, static_cast<int>(processes)));
+  allreduce(slice.cuts.first, MPI_UINT32_T, MPI_MAX);
+  const SliceIndex index(facts, slice.cuts);
+  GatedSlices gated = gated_slices(mine, index, facts.instances());
+  allreduce(gated.lowest, MPI_UINT32_T, MPI_MIN);
+  allreduce(gated.end, MPI_UINT32_T, MPI_MAX);
+  SliceRows rows = rows_in_job(held, mine, slice.cuts, gated, index);
+
+  int replayable = replays_after_earlier(rows, slice.cuts, self, index);
+  MPI_Allreduce(MPI_IN_PLACE, &replayable, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  slice.refused = !replayable;
+  if (slice.refused) return slice;
+
+  // From the last slice to the first: the calls each slice's process hands the next.
+  const int rank = static_cast<int>(self);
+  if (self + 1 < processes)
+    slice.handed_on = read_calls(receive_bytes(rank + 1), "the calls handed on");
+  slice.handed_in =
+      handed_into(entered_before(rows, slice.cuts, self, index), slice.handed_on, self, index);
+  if (self > 0) {
+    const std::vector<char> bytes = calls_bytes(slice.handed_in);
+    send_bytes(bytes.data(), bytes.size(), rank - 1);
+  }
+  // From the first to the last: the compute segments of the handed calls.
+  if (self > 0)
+    rows.handed = read_call_times(receive_bytes(rank - 1), "the handed calls' segments");
+  if (self + 1 < processes) {
+    const std::vector<char> bytes =
+        call_times_bytes(segments_to_hand(rows, slice.handed_on, index));
+    send_bytes(bytes.data(), bytes.size(), rank + 1);
+  }
+  slice.replay->part = slice_graph_from_rows(slice.cuts, self, std::move(rows));
+  return slice;
+}
+
+TimeNs replay_in_job(JobSlice& slice, const ReplayOptions& options, std::uint64_t& broken_gates) {
+  const int self = self_in_job(), processes = processes_in_job();
+  SliceHandover in;
+  if (self > 0) in = read_call_times(receive_bytes(self - 1), "the Enters handed over");
+  const SliceHandover out = replay_slice(*slice.replay, options, in, slice.handed_on);
+  if (self + 1 < processes) {
+    const std::vector<char> bytes = call_times_bytes(out);
+    send_bytes(bytes.data(), bytes.size(), self + 1);
+  }
+  TimeNs end = slice.replay->times.end;
+  std::uint64_t broken = slice.replay->times.broken_gates;
+  MPI_Allreduce(MPI_IN_PLACE, &end, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &broken, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  broken_gates += broken;
+  return end;
+}
+
+}  // namespace collwrap

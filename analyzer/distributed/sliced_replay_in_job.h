@@ -1,0 +1,33 @@
+// The replays of a divided analysis in slices of time over the processes of the job: process s
+// holds slice s's graph and replays it from what process s - 1 hands over (sliced_replay.h
+// says what each step computes; this moves it between the processes).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "analysis_in_job.h"
+#include "replay_slices.h"
+
+namespace collwrap {
+
+// This process's slice, ready to be replayed as often as asked.
+struct JobSlice {
+  SliceCuts cuts;                        // the job's, every process's alike
+  bool refused = false;                  // the clock condition does not allow the cut: no graph
+  std::vector<std::uint32_t> handed_in;  // the calls whose Enters the slice before hands over
+  std::vector<std::uint32_t> handed_on;  // those this slice hands the next
+  // The slice's graph, and its latest replay's times (which point at the graph: not moved).
+  std::unique_ptr<ReplaySlice> replay = std::make_unique<ReplaySlice>();
+};
+
+// Every process of the job, with what it holds: the slices are cut where samples of all
+// processes' recorded Leaves divide them evenly, one per process.
+JobSlice slice_in_job(const MpiJob& job, const HeldShare& held);
+
+// Replays the job's run as `options` says, slice after slice (a slice's process waits for the
+// one before); this process's times go to slice.replay->times. Returns the run's end, and adds
+// the dependencies ignored to resolve a cycle to `broken_gates`, alike on every process.
+TimeNs replay_in_job(JobSlice& slice, const ReplayOptions& options, std::uint64_t& broken_gates);
+
+}  // namespace collwrap

@@ -1,0 +1,153 @@
+// mpirun -np K sliced_replay_check ARCHIVE [--no-clock-repair]
+//
+// The processes of the job hold the archive divided (hold_share_in_job), cut the run into one
+// slice of time per process and replay it slice after slice, as recorded and on an ideal
+// network (sliced_replay_in_job.h); process 0 then gathers every slice's replayed Enters, and
+// whom each call waited for, reads the archive alone, replays it whole, and compares them call
+// by call, with the run's end and the dependencies ignored. A cut that the clock condition does
+// not allow must be refused exactly where the whole graph refuses it.
+// Exit status 0 when they agree ("replays equal" or "refused as the whole graph"), 1 when not
+// (the first difference is printed), 2 on a usage error.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "clock_repair.h"
+#include "sliced_replay_in_job.h"
+#include "trace_reader.h"
+
+namespace {
+
+using collwrap::TimeNs;
+
+// One replayed call as process 0 compares it: global id, Enter, the call it waited for.
+struct ReplayedCall {
+  std::uint32_t call = 0;
+  std::uint32_t waited_for = collwrap::kNone;
+  TimeNs enter = 0;
+};
+
+std::vector<ReplayedCall> replayed_calls(const collwrap::ReplaySlice& slice) {
+  std::vector<ReplayedCall> calls;
+  const collwrap::SliceGraph& part = slice.part;
+  for (std::size_t loc = 0; loc < part.from.size(); ++loc)
+    for (std::uint32_t c = part.from[loc]; c < part.to[loc]; ++c) {
+      const std::uint32_t waited = slice.times.waited_for[c];
+      calls.push_back({part.global[c], waited == collwrap::kNone ? waited : part.global[waited],
+                       slice.times.enter[c]});
+    }
+  return calls;
+}
+
+// Every process's replayed calls, on process 0.
+std::vector<ReplayedCall> gather_calls(const std::vector<ReplayedCall>& mine, int processes) {
+  const int bytes = static_cast<int>(mine.size() * sizeof(ReplayedCall));
+  std::vector<int> counts(static_cast<std::size_t>(processes)), offsets(counts.size(), 0);
+  MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  for (std::size_t p = 1; p < counts.size(); ++p) offsets[p] = offsets[p - 1] + counts[p - 1];
+  std::vector<ReplayedCall> all(static_cast<std::size_t>(offsets.back() + counts.back()) /
+                                sizeof(ReplayedCall));
+  MPI_Gatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, 0,
+              MPI_COMM_WORLD);
+  return all;
+}
+
+struct Whole {
+  collwrap::Trace trace;
+  collwrap::Matching matching;
+  collwrap::ReplayGraph graph;
+};
+
+std::unique_ptr<Whole> read_whole(const std::string& archive, bool clock_repair) {
+  auto whole = std::make_unique<Whole>();
+  whole->trace = collwrap::read_trace(archive, {.threads = 1});
+  whole->matching = collwrap::match_trace(whole->trace, 1);
+  if (clock_repair) collwrap::repair_clocks(whole->trace, whole->matching, {}, 1);
+  whole->graph = collwrap::build_replay_graph(whole->trace, whole->matching);
+  return whole;
+}
+
+// Process 0: the gathered calls against the whole replay.
+int compare(const collwrap::ReplayGraph& graph, const collwrap::ReplayOptions& options,
+            std::vector<ReplayedCall> calls, TimeNs end, std::uint64_t broken, const char* what) {
+  const collwrap::ReplayTimes whole = collwrap::replay_trace(graph, options);
+  if (calls.size() != graph.calls()) {
+    std::cout << "FAIL: " << what << ": the slices replayed " << calls.size() << " calls of "
+              << graph.calls() << '\n';
+    return 1;
+  }
+  std::sort(calls.begin(), calls.end(),
+            [](const ReplayedCall& a, const ReplayedCall& b) { return a.call < b.call; });
+  for (const ReplayedCall& c : calls)
+    if (c.enter != whole.enter[c.call] || c.waited_for != whole.waited_for[c.call]) {
+      std::cout << "FAIL: " << what << ": call " << c.call << " entered at " << c.enter
+                << " waiting for " << c.waited_for << ", the whole replay at "
+                << whole.enter[c.call] << " waiting for " << whole.waited_for[c.call] << '\n';
+      return 1;
+    }
+  if (end != whole.end || broken != whole.broken_gates) {
+    std::cout << "FAIL: " << what << ": the run ends at " << end << " with " << broken
+              << " dependencies ignored, the whole replay at " << whole.end << " with "
+              << whole.broken_gates << '\n';
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::unique_ptr<collwrap::MpiJob> job = collwrap::MpiJob::join_if_launched(&argc, &argv);
+  if (argc < 2 || !job) {
+    std::cerr << "usage: mpirun -np K sliced_replay_check ARCHIVE [--no-clock-repair], K > 1\n";
+    return 2;
+  }
+  const std::string archive = argv[1];
+  const bool clock_repair = !(argc > 2 && std::strcmp(argv[2], "--no-clock-repair") == 0);
+  try {
+    collwrap::AnalysisSettings settings;
+    settings.threads = 1;
+    const collwrap::HeldShare held =
+        collwrap::hold_share_in_job(*job, archive, settings, clock_repair, {}, [](auto) {});
+    collwrap::JobSlice slice = collwrap::slice_in_job(*job, held);
+    std::unique_ptr<Whole> whole;
+    if (job->leads()) whole = read_whole(archive, clock_repair);
+    if (slice.refused) {
+      if (!job->leads()) return 0;
+      if (collwrap::replays_slice_by_slice(whole->graph, slice.cuts)) {
+        std::cout << "FAIL: the job refused a cut that the whole graph replays\n";
+        return 1;
+      }
+      std::cout << "refused as the whole graph: the cut is across a clock-condition violation\n";
+      return 0;
+    }
+    int status = 0;
+    std::size_t handed = 0;
+    for (const collwrap::NetworkModel network :
+         {collwrap::NetworkModel::AsRecorded, collwrap::NetworkModel::Ideal}) {
+      const collwrap::ReplayOptions options{network, {}};
+      std::uint64_t broken = 0;
+      const TimeNs end = collwrap::replay_in_job(slice, options, broken);
+      const std::vector<ReplayedCall> calls =
+          gather_calls(replayed_calls(*slice.replay), static_cast<int>(job->size()));
+      handed += slice.handed_on.size();
+      if (job->leads() && status == 0)
+        status =
+            compare(whole->graph, options, calls, end, broken,
+                    network == collwrap::NetworkModel::Ideal ? "ideal network" : "as recorded");
+    }
+    if (job->leads() && status == 0)
+      std::cout << "replays equal: " << whole->graph.calls() << " calls in " << job->size()
+                << " slices, as recorded and on an ideal network; process 0 hands on " << handed / 2
+                << " Enters\n";
+    return status;
+  } catch (const std::exception& e) {
+    std::cout << "FAIL: process " << job->rank() << ": " << e.what() << '\n';
+    return 1;
+  }
+}
