@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "byte_exchange.h"
@@ -211,6 +212,41 @@ TimeNs replay_in_job(JobSlice& slice, const ReplayOptions& options, std::uint64_
   MPI_Allreduce(MPI_IN_PLACE, &broken, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   broken_gates += broken;
   return end;
+}
+
+CriticalPathTotals walk_critical_path_in_job(
+    const JobSlice& slice, const std::function<void(const CriticalPathStep&)>& visit) {
+  const int self = self_in_job(), processes = processes_in_job();
+  const ReplaySlice& here = *slice.replay;
+  const SliceCuts& cuts = slice.cuts;
+  // The location whose last call leaves last (the first such location on a tie), from the
+  // slices that leave the locations' last calls.
+  TimeNs latest = std::numeric_limits<TimeNs>::min();
+  std::uint32_t first_latest = kNone;
+  for (std::uint32_t loc = 0; loc < cuts.locations; ++loc) {
+    const SliceGraph& part = here.part;
+    if (part.from[loc] == part.to[loc] || cuts.row(self + 1)[loc] != cuts.row(cuts.slices())[loc])
+      continue;
+    const TimeNs leave = here.times.leave(part.to[loc] - 1);
+    if (leave > latest) latest = leave, first_latest = loc;
+  }
+  TimeNs job_latest = latest;
+  MPI_Allreduce(MPI_IN_PLACE, &job_latest, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  std::uint32_t start_loc = latest == job_latest ? first_latest : kNone;
+  MPI_Allreduce(MPI_IN_PLACE, &start_loc, 1, MPI_UINT32_T, MPI_MIN, MPI_COMM_WORLD);
+
+  // The token: the call the path goes on from, its length and hops so far.
+  std::vector<std::int64_t> token{
+      start_loc == kNone ? std::int64_t{kNone} : cuts.row(cuts.slices())[start_loc] - 1, 0, 0};
+  if (self + 1 < processes)
+    MPI_Recv(token.data(), 3, MPI_INT64_T, self + 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  CriticalPathTotals totals{token[1], static_cast<std::uint32_t>(token[2])};
+  auto g = static_cast<std::uint32_t>(token[0]);
+  if (g != kNone) g = walk_slice_back(here, static_cast<std::size_t>(self), cuts, g, totals, visit);
+  token = {g, totals.length, totals.hops};
+  if (self > 0) MPI_Send(token.data(), 3, MPI_INT64_T, self - 1, 0, MPI_COMM_WORLD);
+  MPI_Bcast(token.data(), 3, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  return {token[1], static_cast<std::uint32_t>(token[2])};
 }
 
 }  // namespace collwrap

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis_in_job.h"
+#include "critical_path.h"
 #include "replay_slices.h"
 
 namespace collwrap {
@@ -29,5 +30,16 @@ JobSlice slice_in_job(const MpiJob& job, const HeldShare& held);
 // one before); this process's times go to slice.replay->times. Returns the run's end, and adds
 // the dependencies ignored to resolve a cycle to `broken_gates`, alike on every process.
 TimeNs replay_in_job(JobSlice& slice, const ReplayOptions& options, std::uint64_t& broken_gates);
+
+}  // namespace collwrap
+
+namespace collwrap {
+
+// The critical path of the job's latest replay (replay_in_job, as recorded), walked from the
+// last slice to the first: each process walks its stretch (walk_slice_back), visiting its
+// steps, and hands the process before it the call the path goes on from with the totals so
+// far. Returns the totals, alike on every process.
+CriticalPathTotals walk_critical_path_in_job(
+    const JobSlice& slice, const std::function<void(const CriticalPathStep&)>& visit);
 
 }  // namespace collwrap

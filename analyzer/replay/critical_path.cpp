@@ -17,16 +17,18 @@ struct PathPoint {
   bool at_first = false;
 };
 
-template <typename PointAt>
-CriticalPathTotals walk_back_from(std::uint32_t g, std::size_t calls, PointAt&& point_at,
-                                  const std::function<void(const CriticalPathStep&)>& visit) {
-  CriticalPathTotals totals;
+// Walks back from call g while `goes_on(g)`, adding to `totals`; returns the call the path goes
+// on from next (kNone at the start of the run).
+template <typename PointAt, typename GoesOn>
+std::uint32_t walk_back_from(std::uint32_t g, std::size_t calls, PointAt&& point_at,
+                             GoesOn&& goes_on, CriticalPathTotals& totals,
+                             const std::function<void(const CriticalPathStep&)>& visit) {
   const auto step = [&](std::uint32_t call, TimeNs call_time, TimeNs segment_time) {
     totals.length += call_time + segment_time;
     visit({call, call_time, segment_time});
   };
   // Each step moves to an earlier point; the bound only guards against damaged input.
-  for (std::size_t steps = 0; g != kNone && steps <= calls; ++steps) {
+  for (std::size_t steps = 0; g != kNone && goes_on(g) && steps <= calls; ++steps) {
     const PathPoint p = point_at(g);
     if (p.at != g) {
       // The waiting call's own part; the path continues at the Enter of the call waited for.
@@ -37,7 +39,7 @@ CriticalPathTotals walk_back_from(std::uint32_t g, std::size_t calls, PointAt&& 
     step(p.at, p.at == g ? p.leave - p.enter : 0, p.at_segment);
     g = p.at_first ? kNone : p.at - 1;
   }
-  return totals;
+  return g;
 }
 
 // The location of global call g, from the first calls of the locations (the cuts' first row).
@@ -66,7 +68,8 @@ CriticalPathTotals walk_critical_path(const ReplayGraph& graph, const ReplayTime
     if (first == end) continue;
     if (g == kNone || times.leave(end - 1) > times.leave(g)) g = end - 1;
   }
-  return walk_back_from(
+  CriticalPathTotals totals;
+  walk_back_from(
       g, graph.calls(),
       [&](std::uint32_t call) {
         const std::uint32_t waited_for = times.waited_for[call];
@@ -78,7 +81,30 @@ CriticalPathTotals walk_critical_path(const ReplayGraph& graph, const ReplayTime
                          graph.segment(at),
                          at == graph.loc_first_call[graph.call_loc[at]]};
       },
-      visit);
+      [](std::uint32_t) { return true; }, totals, visit);
+  return totals;
+}
+
+std::uint32_t walk_slice_back(const ReplaySlice& here, std::size_t s, const SliceCuts& cuts,
+                              std::uint32_t g, CriticalPathTotals& totals,
+                              const std::function<void(const CriticalPathStep&)>& visit) {
+  return walk_back_from(
+      g, here.part.global.size(),
+      [&](std::uint32_t call) {
+        const ReplayTimes& times = here.times;
+        const std::uint32_t local = here.part.local(call);
+        const std::uint32_t waited_for = times.waited_for[local];
+        const std::uint32_t at_local = waited_for == kNone ? local : waited_for;
+        const std::uint32_t at = here.part.global[at_local];
+        return PathPoint{at,
+                         times.enter[at_local],
+                         times.enter[local],
+                         times.leave(local),
+                         here.part.graph.segment(at_local),
+                         at == cuts.row(0)[location_of(cuts, at)]};
+      },
+      [&](std::uint32_t call) { return slice_leaving(cuts, location_of(cuts, call), call) == s; },
+      totals, visit);
 }
 
 CriticalPathTotals walk_critical_path_in_slices(
@@ -96,24 +122,11 @@ CriticalPathTotals walk_critical_path_in_slices(
       if (g == kNone || leave > latest) g = part.global[part.to[loc] - 1], latest = leave;
       break;
     }
-  const std::size_t calls = cuts.first.empty() ? 0 : cuts.row(cuts.slices()).back();
-  return walk_back_from(
-      g, calls,
-      [&](std::uint32_t call) {
-        const ReplaySlice& here = slices[slice_leaving(cuts, location_of(cuts, call), call)];
-        const ReplayTimes& times = here.times;
-        const std::uint32_t local = here.part.local(call);
-        const std::uint32_t waited_for = times.waited_for[local];
-        const std::uint32_t at_local = waited_for == kNone ? local : waited_for;
-        const std::uint32_t at = here.part.global[at_local];
-        return PathPoint{at,
-                         times.enter[at_local],
-                         times.enter[local],
-                         times.leave(local),
-                         here.part.graph.segment(at_local),
-                         at == cuts.row(0)[location_of(cuts, at)]};
-      },
-      visit);
+  // The path goes from later slices to earlier ones only.
+  CriticalPathTotals totals;
+  for (std::size_t s = slices.size(); s-- > 0 && g != kNone;)
+    g = walk_slice_back(slices[s], s, cuts, g, totals, visit);
+  return totals;
 }
 
 void CriticalPathPieces::extend(std::uint32_t loc, TimeNs from, TimeNs to) {

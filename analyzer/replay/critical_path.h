@@ -51,6 +51,13 @@ CriticalPathTotals walk_critical_path_in_slices(
     const std::vector<ReplaySlice>& slices, const SliceCuts& cuts,
     const std::function<void(const CriticalPathStep&)>& visit);
 
+// One slice's stretch of that walk, for the process that holds the slice: from call g
+// (global id), while the path is on the calls slice s leaves, adding to `totals`. Returns the
+// call the path goes on from, which an earlier slice leaves, or kNone at the start of the run.
+std::uint32_t walk_slice_back(const ReplaySlice& here, std::size_t s, const SliceCuts& cuts,
+                              std::uint32_t g, CriticalPathTotals& totals,
+                              const std::function<void(const CriticalPathStep&)>& visit);
+
 // Gathers the pieces from the steps of walk_critical_path, in the order it visits them.
 class CriticalPathPieces {
  public:

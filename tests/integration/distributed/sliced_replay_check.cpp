@@ -4,9 +4,12 @@
 // slice of time per process and replay it slice after slice, as recorded and on an ideal
 // network (sliced_replay_in_job.h); process 0 then gathers every slice's replayed Enters, and
 // whom each call waited for, reads the archive alone, replays it whole, and compares them call
-// by call, with the run's end and the dependencies ignored. A cut that the clock condition does
-// not allow must be refused exactly where the whole graph refuses it.
-// Exit status 0 when they agree ("replays equal" or "refused as the whole graph"), 1 when not
+// by call, with the run's end and the dependencies ignored; then the processes walk the critical
+// path of the replay as recorded, each its stretch (walk_critical_path_in_job), and process 0
+// compares its steps, in order, with the whole walk's. A cut that the clock condition does not
+// allow must be refused exactly where the whole graph refuses it.
+// Exit status 0 when they agree ("critical paths equal" and "replays equal", or "refused as
+// the whole graph"), 1 when not
 // (the first difference is printed), 2 on a usage error.
 #include <mpi.h>
 
@@ -44,14 +47,15 @@ std::vector<ReplayedCall> replayed_calls(const collwrap::ReplaySlice& slice) {
   return calls;
 }
 
-// Every process's replayed calls, on process 0.
-std::vector<ReplayedCall> gather_calls(const std::vector<ReplayedCall>& mine, int processes) {
-  const int bytes = static_cast<int>(mine.size() * sizeof(ReplayedCall));
+// Every process's records, on process 0, in process order.
+template <class Record>
+std::vector<Record> gather_records(const std::vector<Record>& mine, int processes) {
+  const int bytes = static_cast<int>(mine.size() * sizeof(Record));
   std::vector<int> counts(static_cast<std::size_t>(processes)), offsets(counts.size(), 0);
   MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
   for (std::size_t p = 1; p < counts.size(); ++p) offsets[p] = offsets[p - 1] + counts[p - 1];
-  std::vector<ReplayedCall> all(static_cast<std::size_t>(offsets.back() + counts.back()) /
-                                sizeof(ReplayedCall));
+  std::vector<Record> all(static_cast<std::size_t>(offsets.back() + counts.back()) /
+                          sizeof(Record));
   MPI_Gatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, 0,
               MPI_COMM_WORLD);
   return all;
@@ -99,6 +103,32 @@ int compare(const collwrap::ReplayGraph& graph, const collwrap::ReplayOptions& o
   return 0;
 }
 
+// Process 0: the steps of the path walked by the processes (the last process's stretch first)
+// against the whole walk's.
+int compare_paths(const collwrap::ReplayGraph& graph,
+                  const std::vector<collwrap::CriticalPathStep>& steps,
+                  const collwrap::CriticalPathTotals& totals) {
+  const collwrap::ReplayTimes recorded = collwrap::replay_trace(graph);
+  std::vector<collwrap::CriticalPathStep> whole;
+  const collwrap::CriticalPathTotals expected = collwrap::walk_critical_path(
+      graph, recorded, [&](const collwrap::CriticalPathStep& step) { whole.push_back(step); });
+  for (std::size_t i = 0; i < std::max(steps.size(), whole.size()); ++i)
+    if (i >= steps.size() || i >= whole.size() || steps[i].call != whole[i].call ||
+        steps[i].call_time != whole[i].call_time ||
+        steps[i].segment_time != whole[i].segment_time) {
+      std::cout << "FAIL: the critical path's step " << i << " of " << whole.size()
+                << " differs from the whole walk's\n";
+      return 1;
+    }
+  if (totals.length != expected.length || totals.hops != expected.hops) {
+    std::cout << "FAIL: the critical path is " << totals.length << " ns with " << totals.hops
+              << " changes of location, the whole walk's " << expected.length << " with "
+              << expected.hops << '\n';
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -129,18 +159,40 @@ int main(int argc, char** argv) {
     int status = 0;
     std::size_t handed = 0;
     for (const collwrap::NetworkModel network :
-         {collwrap::NetworkModel::AsRecorded, collwrap::NetworkModel::Ideal}) {
+         {collwrap::NetworkModel::Ideal, collwrap::NetworkModel::AsRecorded}) {
       const collwrap::ReplayOptions options{network, {}};
       std::uint64_t broken = 0;
       const TimeNs end = collwrap::replay_in_job(slice, options, broken);
       const std::vector<ReplayedCall> calls =
-          gather_calls(replayed_calls(*slice.replay), static_cast<int>(job->size()));
+          gather_records(replayed_calls(*slice.replay), static_cast<int>(job->size()));
       handed += slice.handed_on.size();
       if (job->leads() && status == 0)
         status =
             compare(whole->graph, options, calls, end, broken,
                     network == collwrap::NetworkModel::Ideal ? "ideal network" : "as recorded");
     }
+    // The critical path of the replay as recorded, the last one.
+    std::vector<collwrap::CriticalPathStep> steps;
+    const collwrap::CriticalPathTotals totals = collwrap::walk_critical_path_in_job(
+        slice, [&](const collwrap::CriticalPathStep& step) { steps.push_back(step); });
+    // Gathered in process order; the path runs from the last process's stretch to the first's.
+    const int processes = static_cast<int>(job->size());
+    std::vector<int> counts(static_cast<std::size_t>(processes));
+    const int mine = static_cast<int>(steps.size());
+    MPI_Gather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    const std::vector<collwrap::CriticalPathStep> gathered = gather_records(steps, processes);
+    if (job->leads() && status == 0) {
+      std::vector<std::size_t> first(counts.size() + 1, 0);
+      for (std::size_t p = 0; p < counts.size(); ++p)
+        first[p + 1] = first[p] + static_cast<std::size_t>(counts[p]);
+      std::vector<collwrap::CriticalPathStep> path;
+      for (std::size_t p = counts.size(); p-- > 0;)
+        path.insert(path.end(), gathered.begin() + static_cast<std::ptrdiff_t>(first[p]),
+                    gathered.begin() + static_cast<std::ptrdiff_t>(first[p + 1]));
+      status = compare_paths(whole->graph, path, totals);
+    }
+    if (job->leads() && status == 0)
+      std::cout << "critical paths equal: " << totals.hops << " changes of location\n";
     if (job->leads() && status == 0)
       std::cout << "replays equal: " << whole->graph.calls() << " calls in " << job->size()
                 << " slices, as recorded and on an ideal network; process 0 hands on " << handed / 2
