@@ -153,6 +153,35 @@ std::vector<std::pair<std::uint32_t, TimeNs>> read_call_times(std::span<const ch
   return pairs;
 }
 
+// Every main thread's POP intervals, each process making its own locations' from its rows.
+std::vector<PopLocation> pop_locations_in_job(const HeldShare& held, const WholeTraceFacts& facts,
+                                              const GraphRows& mine) {
+  const auto segment = [&mine](std::uint32_t g) {
+    const std::uint32_t s = mine.call_costs[g - mine.first_call].segment;
+    return s != ReplayGraph::kLongCost ? TimeNs{s} : ReplayGraph::long_cost(mine.long_segments, g);
+  };
+  const auto fields = [](auto& io, auto& locations) {
+    io.count(locations);
+    for (auto& l : locations) {
+      io.value(l.loc);
+      io.value(l.rank);
+      io.value(l.last_call);
+      io.value(l.init_to_finalize);
+      io.vector(l.pcontrol);
+    }
+  };
+  const std::vector<PopLocation> own =
+      pop_locations(held.part.trace, facts.loc_first_call, segment, held.part.held);
+  std::vector<char> bytes;
+  std::vector<PopLocation> all;
+  for (const std::vector<char>& part : gather_bytes(to_bytes(own, fields)))
+    for (PopLocation& l : from_bytes<std::vector<PopLocation>>(part, "the POP intervals", fields))
+      all.push_back(std::move(l));
+  if (self_in_job() == 0) bytes = to_bytes(all, fields);
+  broadcast_bytes(bytes);
+  return from_bytes<std::vector<PopLocation>>(bytes, "the POP intervals", fields);
+}
+
 }  // namespace
 
 JobSlice slice_in_job(const MpiJob& job, const HeldShare& held) {
@@ -161,6 +190,7 @@ JobSlice slice_in_job(const MpiJob& job, const HeldShare& held) {
   const WholeTraceFacts facts = facts_in_job(held);
   const GraphRows mine =
       graph_rows(held.part.trace, held.matching, facts, held.part.held, held.part.origin_call);
+  slice.pop = pop_locations_in_job(held, facts, mine);
   slice.cuts = cut_held_locations(held.part.trace, held.part.held, facts,
                                   instants_in_job(held, static_cast<int>(processes)));
   allreduce(slice.cuts.first, MPI_UINT32_T, MPI_MAX);
@@ -247,6 +277,33 @@ CriticalPathTotals walk_critical_path_in_job(
   if (self > 0) MPI_Send(token.data(), 3, MPI_INT64_T, self - 1, 0, MPI_COMM_WORLD);
   MPI_Bcast(token.data(), 3, MPI_INT64_T, 0, MPI_COMM_WORLD);
   return {token[1], static_cast<std::uint32_t>(token[2])};
+}
+
+TimeNs PopTimes::operator()(std::uint32_t call, bool leave) const {
+  const auto it = std::lower_bound(ends_.begin(), ends_.end(), std::pair(call, leave));
+  return it != ends_.end() && *it == std::pair(call, leave)
+             ? times_[static_cast<std::size_t>(it - ends_.begin())]
+             : 0;
+}
+
+PopTimes pop_times_in_job(const JobSlice& slice) {
+  PopTimes out;
+  out.ends_ = replayed_ends(slice.pop);
+  std::sort(out.ends_.begin(), out.ends_.end());
+  out.ends_.erase(std::unique(out.ends_.begin(), out.ends_.end()), out.ends_.end());
+  // Each process knows the times of the calls its slice leaves.
+  const ReplaySlice& here = *slice.replay;
+  out.times_.assign(out.ends_.size(), std::numeric_limits<TimeNs>::min());
+  for (std::size_t e = 0; e < out.ends_.size(); ++e) {
+    const auto [call, leave] = out.ends_[e];
+    const std::uint32_t local = here.part.local(call);
+    if (local == kNone || local >= here.part.graph.loc_first_call.back()) continue;
+    const std::uint32_t loc = here.part.graph.call_loc[local];
+    if (local < here.part.from[loc] || local >= here.part.to[loc]) continue;
+    out.times_[e] = leave ? here.times.leave(local) : here.times.enter[local];
+  }
+  allreduce(out.times_, MPI_INT64_T, MPI_MAX);
+  return out;
 }
 
 }  // namespace collwrap

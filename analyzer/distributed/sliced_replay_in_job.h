@@ -8,6 +8,7 @@
 
 #include "analysis_in_job.h"
 #include "critical_path.h"
+#include "pop_efficiency.h"
 #include "replay_slices.h"
 
 namespace collwrap {
@@ -18,6 +19,7 @@ struct JobSlice {
   bool refused = false;                  // the clock condition does not allow the cut: no graph
   std::vector<std::uint32_t> handed_in;  // the calls whose Enters the slice before hands over
   std::vector<std::uint32_t> handed_on;  // those this slice hands the next
+  std::vector<PopLocation> pop;          // every main thread's, in location order
   // The slice's graph, and its latest replay's times (which point at the graph: not moved).
   std::unique_ptr<ReplaySlice> replay = std::make_unique<ReplaySlice>();
 };
@@ -41,5 +43,22 @@ namespace collwrap {
 // far. Returns the totals, alike on every process.
 CriticalPathTotals walk_critical_path_in_job(
     const JobSlice& slice, const std::function<void(const CriticalPathStep&)>& visit);
+
+}  // namespace collwrap
+
+namespace collwrap {
+
+// A replay's times at the ends of the POP intervals (counted_intervals of slice.pop), which the
+// processes that leave those calls know, alike on every process.
+class PopTimes {
+ public:
+  TimeNs operator()(std::uint32_t call, bool leave) const;
+
+ private:
+  friend PopTimes pop_times_in_job(const JobSlice& slice);
+  std::vector<std::pair<std::uint32_t, bool>> ends_;  // (call, leave), ascending
+  std::vector<TimeNs> times_;
+};
+PopTimes pop_times_in_job(const JobSlice& slice);
 
 }  // namespace collwrap

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "clock_repair.h"
+#include "pop_efficiency.h"
 #include "sliced_replay_in_job.h"
 #include "trace_reader.h"
 
@@ -129,6 +130,34 @@ int compare_paths(const collwrap::ReplayGraph& graph,
   return 0;
 }
 
+// Process 0: the POP efficiencies from the job's replays against the whole replays'.
+int compare_pop(const Whole& whole, const collwrap::PopEfficiencies& pop) {
+  const collwrap::PopEfficiencies expected = collwrap::pop_efficiencies(
+      whole.trace, whole.graph, collwrap::replay_trace(whole.graph),
+      collwrap::replay_trace(whole.graph, {collwrap::NetworkModel::Ideal, {}}));
+  bool same = pop.region == expected.region && pop.runtime_s == expected.runtime_s &&
+              pop.ideal_runtime_s == expected.ideal_runtime_s &&
+              pop.mean_useful_s == expected.mean_useful_s &&
+              pop.max_useful_s == expected.max_useful_s &&
+              pop.parallel_efficiency == expected.parallel_efficiency &&
+              pop.transfer_efficiency == expected.transfer_efficiency &&
+              pop.ranks.size() == expected.ranks.size();
+  for (std::size_t r = 0; same && r < pop.ranks.size(); ++r)
+    same = pop.ranks[r].rank == expected.ranks[r].rank &&
+           pop.ranks[r].useful_s == expected.ranks[r].useful_s &&
+           pop.ranks[r].mpi_s == expected.ranks[r].mpi_s;
+  if (!same) {
+    std::cout << "FAIL: the POP efficiencies differ: runtime " << pop.runtime_s << " s, ideal "
+              << pop.ideal_runtime_s << " s, PE " << pop.parallel_efficiency
+              << "; the whole replays': " << expected.runtime_s << ", " << expected.ideal_runtime_s
+              << ", " << expected.parallel_efficiency << '\n';
+    return 1;
+  }
+  std::cout << "POP efficiencies equal: PE " << pop.parallel_efficiency << ", " << pop.ranks.size()
+            << " ranks\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -158,6 +187,7 @@ int main(int argc, char** argv) {
     }
     int status = 0;
     std::size_t handed = 0;
+    std::vector<collwrap::PopTimes> pop_times;  // ideal network, then as recorded
     for (const collwrap::NetworkModel network :
          {collwrap::NetworkModel::Ideal, collwrap::NetworkModel::AsRecorded}) {
       const collwrap::ReplayOptions options{network, {}};
@@ -166,6 +196,7 @@ int main(int argc, char** argv) {
       const std::vector<ReplayedCall> calls =
           gather_records(replayed_calls(*slice.replay), static_cast<int>(job->size()));
       handed += slice.handed_on.size();
+      pop_times.push_back(collwrap::pop_times_in_job(slice));
       if (job->leads() && status == 0)
         status =
             compare(whole->graph, options, calls, end, broken,
@@ -191,6 +222,9 @@ int main(int argc, char** argv) {
                     gathered.begin() + static_cast<std::ptrdiff_t>(first[p + 1]));
       status = compare_paths(whole->graph, path, totals);
     }
+    if (job->leads() && status == 0)
+      status = compare_pop(*whole, collwrap::pop_efficiencies(slice.pop, whole->graph.begin,
+                                                              pop_times[1], pop_times[0]));
     if (job->leads() && status == 0)
       std::cout << "critical paths equal: " << totals.hops << " changes of location\n";
     if (job->leads() && status == 0)
