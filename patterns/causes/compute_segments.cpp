@@ -1,5 +1,7 @@
 #include "compute_segments.h"
 
+#include <algorithm>
+
 #include "flat_map.h"
 
 namespace collwrap {
@@ -9,30 +11,64 @@ std::uint32_t segment_end_of_call(const Location& l, std::uint32_t call) {
   return site != kNone ? site : kRegionEnd | l.call_region[call];
 }
 
-SegmentTypes segment_types(const Trace& trace, const ReplayGraph& graph) {
+namespace {
+
+// The key of a type: the ends that start and finish it.
+std::uint64_t type_key(std::uint32_t start, std::uint32_t finish) {
+  return (std::uint64_t{start} << 32) | finish;
+}
+
+}  // namespace
+
+SegmentTypes segment_types(const Trace& trace, std::span<const std::uint32_t> loc_first_call,
+                           const LocationRange& at) {
   SegmentTypes types;
-  types.type_of_call.resize(graph.calls());
+  const std::size_t first_loc = std::min(at.first, trace.locations.size());
+  const std::size_t end_loc = std::min(at.end, trace.locations.size());
+  const std::uint32_t first_call = loc_first_call[first_loc];
+  types.type_of_call.resize(loc_first_call[end_loc] - first_call);
   FlatMap<std::uint64_t, U64Hash> index(1024);
-  for (std::uint32_t loc = 0; loc < trace.locations.size(); ++loc) {
+  for (std::size_t loc = first_loc; loc < end_loc; ++loc) {
     const Location& l = trace.locations[loc];
     std::uint32_t start = kNone, start_region = kNone;
     for (std::uint32_t i = 0; i < l.calls(); ++i) {
       const std::uint32_t finish = segment_end_of_call(l, i);
-      const std::uint64_t key = (std::uint64_t{start} << 32) | finish;
       const std::uint32_t next = static_cast<std::uint32_t>(types.start.size());
-      const std::uint32_t type = index.insert(key, next);
+      const std::uint32_t type = index.insert(type_key(start, finish), next);
       if (type == next) {
         types.start.push_back(start);
         types.finish.push_back(finish);
         types.start_region.push_back(start_region);
         types.finish_region.push_back(l.call_region[i]);
       }
-      types.type_of_call[graph.global(loc, i)] = type;
+      types.type_of_call[loc_first_call[loc] + i - first_call] = type;
       start = finish;
       start_region = l.call_region[i];
     }
   }
   return types;
+}
+
+SegmentTypes segment_types(const Trace& trace, const ReplayGraph& graph) {
+  return segment_types(trace, graph.loc_first_call, {});
+}
+
+std::vector<std::uint32_t> merge_segment_types(SegmentTypes& into, const SegmentTypes& part) {
+  FlatMap<std::uint64_t, U64Hash> index(1024);
+  for (std::uint32_t t = 0; t < into.types(); ++t)
+    index.insert(type_key(into.start[t], into.finish[t]), t);
+  std::vector<std::uint32_t> number(part.types());
+  for (std::uint32_t t = 0; t < part.types(); ++t) {
+    const auto next = static_cast<std::uint32_t>(into.types());
+    number[t] = index.insert(type_key(part.start[t], part.finish[t]), next);
+    if (number[t] == next) {
+      into.start.push_back(part.start[t]);
+      into.finish.push_back(part.finish[t]);
+      into.start_region.push_back(part.start_region[t]);
+      into.finish_region.push_back(part.finish_region[t]);
+    }
+  }
+  return number;
 }
 
 SegmentEnd describe_end(const Trace& trace, std::uint32_t end, std::uint32_t region) {

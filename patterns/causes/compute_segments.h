@@ -5,9 +5,11 @@
 // for its MPI function instead; the first segment of a location starts at the trace's start.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
+#include "location_shares.h"
 #include "replay_graph.h"
 
 namespace collwrap {
@@ -26,6 +28,17 @@ struct SegmentTypes {
 };
 
 SegmentTypes segment_types(const Trace& trace, const ReplayGraph& graph);
+
+// The same for the calls of the `at` locations only, numbered globally by `loc_first_call`:
+// type_of_call by call from the first of those locations' calls, the types in the order they
+// first occur there. A divided analysis's processes each make their own locations' and merge
+// them in location order (merge_segment_types), which numbers the types as the whole trace does.
+SegmentTypes segment_types(const Trace& trace, std::span<const std::uint32_t> loc_first_call,
+                           const LocationRange& at);
+
+// Adds the types of `part` (the next locations' calls) that `into` lacks after its own, in
+// their order; returns, by type of `part`, its number in `into`.
+std::vector<std::uint32_t> merge_segment_types(SegmentTypes& into, const SegmentTypes& part);
 
 // A segment end as "file:line" (with the MPI function's name when no site was recorded), and
 // its MPI function.

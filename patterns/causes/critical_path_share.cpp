@@ -30,74 +30,84 @@ SegmentDescription describe_segment(const Trace& trace, const SegmentTypes& type
   return d;
 }
 
-CriticalPathTally::CriticalPathTally(const Trace& trace, const ReplayGraph& graph,
-                                     const SegmentTypes& types)
-    : trace_(trace),
-      graph_(graph),
-      types_(types),
-      on_path_(types.types(), 0),
-      site_time_(trace.callsites.size() + trace.regions.size(), 0),
-      site_region_(trace.callsites.size(), kNone) {}
+CriticalPathTally::CriticalPathTally(const Trace& trace, const SegmentTypes& types)
+    : on_path(types.types(), 0),
+      site_time(trace.callsites.size() + trace.regions.size(), 0),
+      site_region(trace.callsites.size(), kNone) {}
 
-void CriticalPathTally::add(const CriticalPathStep& step) {
-  const std::uint32_t g = step.call;
-  on_path_[types_.type_of_call[g]] += step.segment_time;
-  compute_ += step.segment_time;
-  mpi_ += step.call_time;
-  const Location& l = trace_.locations[graph_.call_loc[g]];
-  const std::uint32_t call = graph_.local(g);
-  const std::uint32_t end = segment_end_of_call(l, call);
-  site_time_[end & kRegionEnd ? trace_.callsites.size() + (end & ~kRegionEnd) : end] +=
-      step.call_time;
-  const std::uint32_t site = l.call_callsite[call];
-  if (site != kNone && site_region_[site] == kNone) site_region_[site] = l.call_region[call];
+void CriticalPathTally::add(const CriticalPathStep& step, std::uint32_t type,
+                            const SegmentTypes& types) {
+  on_path[type] += step.segment_time;
+  compute += step.segment_time;
+  mpi += step.call_time;
+  // The call's site (or MPI function) ends the segment before it.
+  const std::uint32_t end = types.finish[type];
+  const std::size_t sites = site_region.size();
+  site_time[end & kRegionEnd ? sites + (end & ~kRegionEnd) : end] += step.call_time;
+  if (!(end & kRegionEnd) && site_region[end] == kNone)
+    site_region[end] = types.finish_region[type];
 }
 
-CriticalPathSummary CriticalPathTally::summary(const CriticalPathTotals& totals,
+void CriticalPathTally::merge_earlier_visited(const CriticalPathTally& before) {
+  for (std::size_t t = 0; t < on_path.size(); ++t) on_path[t] += before.on_path[t];
+  for (std::size_t k = 0; k < site_time.size(); ++k) site_time[k] += before.site_time[k];
+  for (std::size_t k = 0; k < site_region.size(); ++k)
+    if (before.site_region[k] != kNone) site_region[k] = before.site_region[k];
+  compute += before.compute;
+  mpi += before.mpi;
+}
+
+std::vector<TimeNs> segment_time_per_type(const ReplayGraph& graph, const SegmentTypes& types) {
+  std::vector<TimeNs> total(types.types(), 0);
+  for (std::uint32_t g = 0; g < graph.calls(); ++g)
+    total[types.type_of_call[g]] += graph.segment(g);
+  return total;
+}
+
+CriticalPathSummary CriticalPathTally::summary(const Trace& trace, const SegmentTypes& types,
+                                               std::span<const TimeNs> type_time,
+                                               const CriticalPathTotals& totals,
                                                std::size_t top) const {
   CriticalPathSummary s;
   s.length_s = seconds(totals.length);
   s.hops = totals.hops;
-  s.compute_s = seconds(compute_);
-  s.mpi_s = seconds(mpi_);
-  std::vector<TimeNs> total(types_.types(), 0);
-  for (std::uint32_t g = 0; g < graph_.calls(); ++g)
-    total[types_.type_of_call[g]] += graph_.segment(g);
-  const double ranks = std::max(1, trace_.world_size);
+  s.compute_s = seconds(compute);
+  s.mpi_s = seconds(mpi);
+  const double ranks = std::max(1, trace.world_size);
   const double length = totals.length > 0 ? static_cast<double>(totals.length) : 1.0;
 
-  std::vector<std::uint32_t> order(types_.types());
+  std::vector<std::uint32_t> order(types.types());
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return on_path_[a] > on_path_[b]; });
-  for (std::size_t i = 0; i < order.size() && i < top && on_path_[order[i]] > 0; ++i) {
+            [&](std::uint32_t a, std::uint32_t b) { return on_path[a] > on_path[b]; });
+  for (std::size_t i = 0; i < order.size() && i < top && on_path[order[i]] > 0; ++i) {
     const std::uint32_t t = order[i];
     CriticalPathSegment seg;
-    seg.segment = describe_segment(trace_, types_, t);
-    seg.time_s = seconds(on_path_[t]);
-    seg.share = static_cast<double>(on_path_[t]) / length;
-    seg.mean_per_rank_s = seconds(total[t]) / ranks;
+    seg.segment = describe_segment(trace, types, t);
+    seg.time_s = seconds(on_path[t]);
+    seg.share = static_cast<double>(on_path[t]) / length;
+    seg.mean_per_rank_s = seconds(type_time[t]) / ranks;
     seg.imbalance_s = seg.time_s - seg.mean_per_rank_s;
     s.segments.push_back(std::move(seg));
   }
 
-  order.resize(site_time_.size());
+  order.resize(site_time.size());
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return site_time_[a] > site_time_[b]; });
-  for (std::size_t i = 0; i < order.size() && i < top && site_time_[order[i]] > 0; ++i) {
+            [&](std::uint32_t a, std::uint32_t b) { return site_time[a] > site_time[b]; });
+  for (std::size_t i = 0; i < order.size() && i < top && site_time[order[i]] > 0; ++i) {
     const std::uint32_t k = order[i];
     CriticalPathCallSite site;
-    if (k < trace_.callsites.size()) {
-      site.file = trace_.callsites[k].file;
-      site.line = trace_.callsites[k].line;
+    if (k < trace.callsites.size()) {
+      site.file = trace.callsites[k].file;
+      site.line = trace.callsites[k].line;
       // The MPI function of the first call with this site.
-      if (site_region_[k] != kNone) site.mpi_function = trace_.regions[site_region_[k]].name;
+      if (site_region[k] != kNone) site.mpi_function = trace.regions[site_region[k]].name;
     } else {
-      site.mpi_function = trace_.regions[k - trace_.callsites.size()].name;
+      site.mpi_function = trace.regions[k - trace.callsites.size()].name;
     }
-    site.time_s = seconds(site_time_[k]);
-    site.share = static_cast<double>(site_time_[k]) / length;
+    site.time_s = seconds(site_time[k]);
+    site.share = static_cast<double>(site_time[k]) / length;
     s.call_sites.push_back(std::move(site));
   }
   return s;

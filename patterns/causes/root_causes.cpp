@@ -74,15 +74,16 @@ class CauseFinder {
         costs = delay_costs(trace_, graph_, types_, recorded_);
         return;
       }
-      CriticalPathTally tally(trace_, graph_, types_);
+      CriticalPathTally tally(trace_, types_);
       CriticalPathPieces pieces(graph_, recorded_);
       const bool draw = options_.critical_path_pieces;
       const CriticalPathTotals totals =
           walk_critical_path(graph_, recorded_, [&](const CriticalPathStep& step) {
-            tally.add(step);
+            tally.add(step, types_.type_of_call[step.call], types_);
             if (draw) pieces.add(step);
           });
-      result.critical_path = tally.summary(totals, options_.top_segments);
+      result.critical_path = tally.summary(trace_, types_, segment_time_per_type(graph_, types_),
+                                           totals, options_.top_segments);
       if (draw) result.critical_path_pieces = pieces.finish();
       type_totals();
     });
