@@ -116,6 +116,8 @@ GraphRows rows_between(const GraphRows& rows, std::uint32_t first, std::uint32_t
   };
   out.long_segments = within(rows.long_segments);
   out.long_own_costs = within(rows.long_own_costs);
+  if (!rows.segment_type.empty())
+    out.segment_type.assign(rows.segment_type.begin() + r0, rows.segment_type.begin() + r1);
   out.gates.assign(rows.gates.begin() + rows.gate_first[r0],
                    rows.gates.begin() + rows.gate_first[r1]);
   for (std::uint32_t r = r0; r < r1; ++r)
@@ -230,24 +232,27 @@ std::vector<std::uint32_t> handed_into(std::vector<std::uint32_t> needs,
   return out;
 }
 
-std::vector<std::pair<std::uint32_t, TimeNs>> segments_to_hand(
-    const SliceRows& rows, std::span<const std::uint32_t> hand_on, const SliceIndex& index) {
-  std::vector<std::pair<std::uint32_t, TimeNs>> out;
+std::vector<HandedCall> segments_to_hand(const SliceRows& rows,
+                                         std::span<const std::uint32_t> hand_on,
+                                         const SliceIndex& index) {
+  std::vector<HandedCall> out;
   for (const std::uint32_t g : hand_on) {
-    TimeNs segment = 0;
+    HandedCall h{g, kNone, 0};
     const GraphRows& r = rows.locations[index.location_of(g)];
     if (g >= r.first_call && g - r.first_call < r.calls()) {
-      const std::uint32_t short_segment = r.call_costs[g - r.first_call].segment;
-      segment = short_segment != ReplayGraph::kLongCost
-                    ? short_segment
-                    : ReplayGraph::long_cost(r.long_segments, g);
+      const std::uint32_t row = g - r.first_call;
+      const std::uint32_t short_segment = r.call_costs[row].segment;
+      h.segment = short_segment != ReplayGraph::kLongCost
+                      ? short_segment
+                      : ReplayGraph::long_cost(r.long_segments, g);
+      if (!r.segment_type.empty()) h.segment_type = r.segment_type[row];
     } else {
-      const auto it = std::lower_bound(
-          rows.handed.begin(), rows.handed.end(), g,
-          [](const std::pair<std::uint32_t, TimeNs>& e, std::uint32_t c) { return e.first < c; });
-      if (it != rows.handed.end() && it->first == g) segment = it->second;
+      const auto it =
+          std::lower_bound(rows.handed.begin(), rows.handed.end(), g,
+                           [](const HandedCall& e, std::uint32_t c) { return e.call < c; });
+      if (it != rows.handed.end() && it->call == g) h = *it;
     }
-    out.emplace_back(g, segment);
+    out.push_back(h);
   }
   return out;
 }

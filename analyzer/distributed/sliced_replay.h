@@ -87,9 +87,10 @@ std::vector<std::uint32_t> entered_before(const SliceRows& rows, const SliceCuts
 std::vector<std::uint32_t> handed_into(std::vector<std::uint32_t> needs,
                                        const std::vector<std::uint32_t>& into_next, std::size_t s,
                                        const SliceIndex& index);
-// The compute segments of `hand_on` (global ids, ascending) that slice s hands the next: of its
-// calls from its rows, of the others from what the slice before handed (rows.handed).
-std::vector<std::pair<std::uint32_t, TimeNs>> segments_to_hand(
-    const SliceRows& rows, std::span<const std::uint32_t> hand_on, const SliceIndex& index);
+// The compute segments (and their types) of `hand_on` (global ids, ascending) that slice s hands
+// the next: of its calls from its rows, of the others from what the slice before handed.
+std::vector<HandedCall> segments_to_hand(const SliceRows& rows,
+                                         std::span<const std::uint32_t> hand_on,
+                                         const SliceIndex& index);
 
 }  // namespace collwrap

@@ -86,6 +86,7 @@ const auto graph_rows_fields = [](auto& io, auto& r) {
   call_times(io, r.long_own_costs);
   io.vector(r.gate_first);
   io.vector(r.gates);
+  io.vector(r.segment_type);
 };
 
 // A slice's rows from one holder: those of its locations `held` and the members.
@@ -182,14 +183,68 @@ std::vector<PopLocation> pop_locations_in_job(const HeldShare& held, const Whole
   return from_bytes<std::vector<PopLocation>>(bytes, "the POP intervals", fields);
 }
 
+const auto segment_types_fields = [](auto& io, auto& t) {
+  io.vector(t.start);
+  io.vector(t.finish);
+  io.vector(t.start_region);
+  io.vector(t.finish_region);
+};
+
+// The segment types of every process's locations, numbered as the whole trace numbers them
+// (each process's merged in process order: location order); `own`, by this process's call
+// from its first, gets each call's number.
+SegmentTypes segment_types_in_job(const HeldShare& held, const WholeTraceFacts& facts,
+                                  std::vector<std::uint32_t>& own) {
+  const SegmentTypes mine = segment_types(held.part.trace, facts.loc_first_call, held.part.held);
+  std::vector<char> bytes;
+  const auto fields = [](auto& io, auto& merged) {
+    segment_types_fields(io, merged.first);
+    io.count(merged.second);
+    for (auto& numbers : merged.second) io.vector(numbers);
+  };
+  using Merged = std::pair<SegmentTypes, std::vector<std::vector<std::uint32_t>>>;
+  const std::vector<std::vector<char>> parts = gather_bytes(to_bytes(mine, segment_types_fields));
+  if (self_in_job() == 0) {
+    Merged merged;
+    for (const std::vector<char>& part : parts)
+      merged.second.push_back(merge_segment_types(
+          merged.first,
+          from_bytes<SegmentTypes>(part, "the compute segment types", segment_types_fields)));
+    bytes = to_bytes(merged, fields);
+  }
+  broadcast_bytes(bytes);
+  Merged merged = from_bytes<Merged>(bytes, "the compute segment types", fields);
+  const std::vector<std::uint32_t>& number =
+      merged.second.at(static_cast<std::size_t>(self_in_job()));
+  own.resize(mine.type_of_call.size());
+  for (std::size_t c = 0; c < own.size(); ++c) own[c] = number[mine.type_of_call[c]];
+  return std::move(merged.first);
+}
+
+// By type, its segments' total length over every call.
+std::vector<TimeNs> type_time_in_job(const GraphRows& mine, std::size_t types) {
+  std::vector<TimeNs> total(types, 0);
+  for (std::uint32_t r = 0; r < mine.calls(); ++r) {
+    const std::uint32_t segment = mine.call_costs[r].segment;
+    total[mine.segment_type[r]] +=
+        segment != ReplayGraph::kLongCost
+            ? TimeNs{segment}
+            : ReplayGraph::long_cost(mine.long_segments, mine.first_call + r);
+  }
+  allreduce(total, MPI_INT64_T, MPI_SUM);
+  return total;
+}
+
 }  // namespace
 
 JobSlice slice_in_job(const MpiJob& job, const HeldShare& held) {
   const std::size_t self = job.rank(), processes = job.size();
   JobSlice slice;
   const WholeTraceFacts facts = facts_in_job(held);
-  const GraphRows mine =
+  GraphRows mine =
       graph_rows(held.part.trace, held.matching, facts, held.part.held, held.part.origin_call);
+  slice.types = segment_types_in_job(held, facts, mine.segment_type);
+  slice.type_time = type_time_in_job(mine, slice.types.types());
   slice.pop = pop_locations_in_job(held, facts, mine);
   slice.cuts = cut_held_locations(held.part.trace, held.part.held, facts,
                                   instants_in_job(held, static_cast<int>(processes)));
@@ -216,11 +271,10 @@ JobSlice slice_in_job(const MpiJob& job, const HeldShare& held) {
     send_bytes(bytes.data(), bytes.size(), rank - 1);
   }
   // From the first to the last: the compute segments of the handed calls.
-  if (self > 0)
-    rows.handed = read_call_times(receive_bytes(rank - 1), "the handed calls' segments");
+  if (self > 0) In(receive_bytes(rank - 1), "the handed calls' segments").vector(rows.handed);
   if (self + 1 < processes) {
-    const std::vector<char> bytes =
-        call_times_bytes(segments_to_hand(rows, slice.handed_on, index));
+    std::vector<char> bytes;
+    Out(bytes).vector(segments_to_hand(rows, slice.handed_on, index));
     send_bytes(bytes.data(), bytes.size(), rank + 1);
   }
   slice.replay->part = slice_graph_from_rows(slice.cuts, self, std::move(rows));
@@ -304,6 +358,31 @@ PopTimes pop_times_in_job(const JobSlice& slice) {
   }
   allreduce(out.times_, MPI_INT64_T, MPI_MAX);
   return out;
+}
+
+std::optional<CriticalPathSummary> critical_path_in_job(const JobSlice& slice, const Trace& trace,
+                                                        std::size_t top) {
+  const SliceGraph& part = slice.replay->part;
+  CriticalPathTally tally(trace, slice.types);
+  const CriticalPathTotals totals =
+      walk_critical_path_in_job(slice, [&](const CriticalPathStep& step) {
+        tally.add(step, part.segment_type[part.local(step.call)], slice.types);
+      });
+  const auto fields = [](auto& io, auto& t) {
+    io.vector(t.on_path);
+    io.vector(t.site_time);
+    io.vector(t.site_region);
+    io.value(t.compute);
+    io.value(t.mpi);
+  };
+  const std::vector<std::vector<char>> parts = gather_bytes(to_bytes(tally, fields));
+  if (self_in_job() != 0) return std::nullopt;
+  // The later processes' steps were visited first.
+  CriticalPathTally sum(trace, slice.types);
+  for (const std::vector<char>& bytes : parts)
+    sum.merge_earlier_visited(
+        from_bytes<CriticalPathTally>(bytes, "the critical path's sums", fields));
+  return sum.summary(trace, slice.types, slice.type_time, totals, top);
 }
 
 }  // namespace collwrap

@@ -4,10 +4,13 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "analysis_in_job.h"
+#include "compute_segments.h"
 #include "critical_path.h"
+#include "critical_path_share.h"
 #include "pop_efficiency.h"
 #include "replay_slices.h"
 
@@ -20,6 +23,10 @@ struct JobSlice {
   std::vector<std::uint32_t> handed_in;  // the calls whose Enters the slice before hands over
   std::vector<std::uint32_t> handed_on;  // those this slice hands the next
   std::vector<PopLocation> pop;          // every main thread's, in location order
+  // The compute segment types as the whole trace numbers them (without type_of_call: the
+  // slice's graph has its calls'), and by type its segments' total length over every call.
+  SegmentTypes types;
+  std::vector<TimeNs> type_time;
   // The slice's graph, and its latest replay's times (which point at the graph: not moved).
   std::unique_ptr<ReplaySlice> replay = std::make_unique<ReplaySlice>();
 };
@@ -60,5 +67,16 @@ class PopTimes {
   std::vector<TimeNs> times_;
 };
 PopTimes pop_times_in_job(const JobSlice& slice);
+
+}  // namespace collwrap
+
+namespace collwrap {
+
+// The critical path of the job's latest replay (as recorded) summed per segment type and call
+// site, as the analyzer alone reports it (CriticalPathTally): each process sums the steps it
+// walks, and process 0 merges the sums; the summary on process 0, nullopt on the others.
+// `trace`: the archive's definitions.
+std::optional<CriticalPathSummary> critical_path_in_job(const JobSlice& slice, const Trace& trace,
+                                                        std::size_t top);
 
 }  // namespace collwrap

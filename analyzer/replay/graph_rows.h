@@ -70,6 +70,9 @@ struct GraphRows {
     std::uint32_t instance = 0, position = 0, call = kNone;
   };
   std::vector<Member> members;
+  // By row, the type of the compute segment that ends at the call (the root-cause analysis's
+  // compute_segments.h), when the maker of the rows gives them; else empty.
+  std::vector<std::uint32_t> segment_type;
 
   std::size_t calls() const { return call_costs.size(); }
 };

@@ -45,12 +45,12 @@ SliceGraph slice_graph_from_rows(const SliceCuts& cuts, std::size_t s, SliceRows
   // The locations' calls come in the order of their global ids.
   for (std::uint32_t c = 0; c < own; ++c) slice.by_global.emplace_back(slice.global[c], c);
   // The handed-over calls the locations' parts do not hold already.
-  std::vector<TimeNs> handed_segments;
-  for (const auto& [c, segment] : rows.handed)
-    if (slice.local(c) == kNone) {
-      slice.global.push_back(c);
+  std::vector<const HandedCall*> handed;
+  for (const HandedCall& h : rows.handed)
+    if (slice.local(h.call) == kNone) {
+      slice.global.push_back(h.call);
       g.call_loc.push_back(static_cast<std::uint32_t>(locations));
-      handed_segments.push_back(segment);
+      handed.push_back(&h);
     }
   for (std::uint32_t c = own; c < slice.global.size(); ++c)
     slice.by_global.emplace_back(slice.global[c], c);
@@ -64,9 +64,13 @@ SliceGraph slice_graph_from_rows(const SliceCuts& cuts, std::size_t s, SliceRows
   g.gate_first.assign(calls + 1, 0);
   FlatMap<std::uint64_t, U64Hash> instance_of(16);  // whole instance → local
   std::vector<std::uint32_t> instances;             // local → whole
+  const bool typed = std::any_of(rows.locations.begin(), rows.locations.end(),
+                                 [](const GraphRows& r) { return !r.segment_type.empty(); });
+  if (typed) slice.segment_type.assign(calls, kNone);
   for (std::uint32_t c = 0; c < calls; ++c) {
     if (c >= own) {
-      set_segment(g, c, handed_segments[c - own]);
+      set_segment(g, c, handed[c - own]->segment);
+      if (typed) slice.segment_type[c] = handed[c - own]->segment_type;
       g.gate_first[c + 1] = static_cast<std::uint32_t>(g.gates.size());
       continue;
     }
@@ -75,6 +79,7 @@ SliceGraph slice_graph_from_rows(const SliceCuts& cuts, std::size_t s, SliceRows
     const std::uint32_t row = c - g.loc_first_call[loc], w = slice.global[c];
     const ReplayGraph::CallCosts costs = r.call_costs[row];
     g.call_costs[c] = costs;
+    if (typed && !r.segment_type.empty()) slice.segment_type[c] = r.segment_type[row];
     if (costs.segment == ReplayGraph::kLongCost)
       g.long_segments.emplace_back(c, ReplayGraph::long_cost(r.long_segments, w));
     if (costs.own == ReplayGraph::kLongCost)
@@ -138,7 +143,7 @@ SliceRows slice_rows(const ReplayGraph& whole, const SliceCuts& cuts, std::size_
     std::uint32_t position = 0;
     for (const std::uint32_t m : whole.members_of(i)) rows.members.push_back({i, position++, m});
   }
-  for (const std::uint32_t c : handed) rows.handed.emplace_back(c, whole.segment(c));
+  for (const std::uint32_t c : handed) rows.handed.push_back({c, kNone, whole.segment(c)});
   return rows;
 }
 

@@ -24,6 +24,8 @@ struct SliceGraph {
   ReplayGraph graph;
   std::vector<std::uint32_t> global;    // by local call: its global id
   std::vector<std::uint32_t> from, to;  // by location, local ids: the calls the slice leaves
+  // By local call, the type of the compute segment before it, when the rows gave them.
+  std::vector<std::uint32_t> segment_type;
   // (global id, local id) of every call the slice holds, by global id.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> by_global;
 
@@ -35,11 +37,19 @@ struct SliceGraph {
 // the slice's calls and of the next call (GraphRows from cuts.row(s)[loc]); the calls whose
 // Enters the slices before hand over, with their compute segments; and the members of every
 // collective instance the slice's calls wait for.
+// A call whose Enter an earlier slice hands over: the compute segment before it and that
+// segment's type (kNone when the rows give none).
+struct HandedCall {
+  std::uint32_t call = 0;  // global id
+  std::uint32_t segment_type = kNone;
+  TimeNs segment = 0;
+};
+
 struct SliceRows {
   TimeNs begin = 0;  // the trace's start
   std::vector<GraphRows> locations;
-  std::vector<std::pair<std::uint32_t, TimeNs>> handed;  // (global call, segment), by call
-  std::vector<GraphRows::Member> members;                // by (instance, position)
+  std::vector<HandedCall> handed;          // by call
+  std::vector<GraphRows::Member> members;  // by (instance, position)
 };
 
 // The graph of slice s from its rows. A gate or member the rows do not hold (on a cut that

@@ -6,7 +6,8 @@
 // whom each call waited for, reads the archive alone, replays it whole, and compares them call
 // by call, with the run's end and the dependencies ignored; then the processes walk the critical
 // path of the replay as recorded, each its stretch (walk_critical_path_in_job), and process 0
-// compares its steps, in order, with the whole walk's. A cut that the clock condition does not
+// compares its steps, in order, with the whole walk's, and the summary per segment type and call
+// site (critical_path_in_job) with the analyzer alone's. A cut that the clock condition does not
 // allow must be refused exactly where the whole graph refuses it.
 // Exit status 0 when they agree ("critical paths equal" and "replays equal", or "refused as
 // the whole graph"), 1 when not
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "clock_repair.h"
+#include "critical_path_share.h"
 #include "pop_efficiency.h"
 #include "sliced_replay_in_job.h"
 #include "trace_reader.h"
@@ -158,6 +160,43 @@ int compare_pop(const Whole& whole, const collwrap::PopEfficiencies& pop) {
   return 0;
 }
 
+// Process 0: the critical path's summary from the job against the whole walk's.
+int compare_critical_path(const Whole& whole, const collwrap::CriticalPathSummary& summary) {
+  const collwrap::SegmentTypes types = collwrap::segment_types(whole.trace, whole.graph);
+  collwrap::CriticalPathTally tally(whole.trace, types);
+  const collwrap::ReplayTimes recorded = collwrap::replay_trace(whole.graph);
+  const collwrap::CriticalPathTotals totals = collwrap::walk_critical_path(
+      whole.graph, recorded, [&](const collwrap::CriticalPathStep& step) {
+        tally.add(step, types.type_of_call[step.call], types);
+      });
+  const collwrap::CriticalPathSummary expected = tally.summary(
+      whole.trace, types, collwrap::segment_time_per_type(whole.graph, types), totals, 10);
+  bool same = summary.length_s == expected.length_s && summary.hops == expected.hops &&
+              summary.compute_s == expected.compute_s && summary.mpi_s == expected.mpi_s &&
+              summary.segments.size() == expected.segments.size() &&
+              summary.call_sites.size() == expected.call_sites.size() && !expected.segments.empty();
+  for (std::size_t i = 0; same && i < expected.segments.size(); ++i) {
+    const collwrap::CriticalPathSegment &a = summary.segments[i], &b = expected.segments[i];
+    same = a.segment.file == b.segment.file && a.segment.line == b.segment.line &&
+           a.segment.start_file == b.segment.start_file &&
+           a.segment.start_line == b.segment.start_line &&
+           a.segment.mpi_function == b.segment.mpi_function &&
+           a.segment.start_mpi_function == b.segment.start_mpi_function && a.time_s == b.time_s &&
+           a.share == b.share && a.mean_per_rank_s == b.mean_per_rank_s &&
+           a.imbalance_s == b.imbalance_s;
+  }
+  for (std::size_t i = 0; same && i < expected.call_sites.size(); ++i) {
+    const collwrap::CriticalPathCallSite &a = summary.call_sites[i], &b = expected.call_sites[i];
+    same = a.file == b.file && a.line == b.line && a.mpi_function == b.mpi_function &&
+           a.time_s == b.time_s && a.share == b.share;
+  }
+  if (!same) {
+    std::cout << "FAIL: the critical path's summary differs from the whole walk's\n";
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -225,6 +264,9 @@ int main(int argc, char** argv) {
     if (job->leads() && status == 0)
       status = compare_pop(*whole, collwrap::pop_efficiencies(slice.pop, whole->graph.begin,
                                                               pop_times[1], pop_times[0]));
+    const std::optional<collwrap::CriticalPathSummary> summary =
+        collwrap::critical_path_in_job(slice, held.part.trace, 10);
+    if (job->leads() && status == 0) status = compare_critical_path(*whole, *summary);
     if (job->leads() && status == 0)
       std::cout << "critical paths equal: " << totals.hops << " changes of location\n";
     if (job->leads() && status == 0)

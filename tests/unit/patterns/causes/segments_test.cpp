@@ -23,6 +23,30 @@ TEST(Segments, SameCallSitesAroundThemGiveTheSameType) {
   EXPECT_EQ(types.types(), 6u);
 }
 
+// A divided analysis's processes each type their own locations' segments and merge the types in
+// location order: the numbers are the whole trace's, on every division.
+TEST(Segments, TypedByRangesOfLocationsAndMergedInOrderTheyAreNumberedAsTheWholeTrace) {
+  for (const Trace& trace : {neighbours_and_collectives(), moving_imbalance(), delay_chain()}) {
+    const TracedRun run(trace);
+    const SegmentTypes whole = segment_types(run.trace, run.graph);
+    const auto n = static_cast<std::uint32_t>(run.trace.locations.size());
+    for (std::uint32_t cut = 1; cut < n; ++cut) {
+      SegmentTypes merged;
+      std::vector<std::uint32_t> type_of_call;
+      for (const LocationRange range : {LocationRange{0, cut}, LocationRange{cut, n}}) {
+        const SegmentTypes part = segment_types(run.trace, run.graph.loc_first_call, range);
+        const std::vector<std::uint32_t> number = merge_segment_types(merged, part);
+        for (const std::uint32_t t : part.type_of_call) type_of_call.push_back(number[t]);
+      }
+      EXPECT_EQ(type_of_call, whole.type_of_call);
+      EXPECT_EQ(merged.start, whole.start);
+      EXPECT_EQ(merged.finish, whole.finish);
+      EXPECT_EQ(merged.start_region, whole.start_region);
+      EXPECT_EQ(merged.finish_region, whole.finish_region);
+    }
+  }
+}
+
 TEST(Segments, AreNamedByTheCallThatEndsThemAndTheOneThatStartsThem) {
   const TracedRun run(delay_chain());
   const SegmentTypes types = segment_types(run.trace, run.graph);
