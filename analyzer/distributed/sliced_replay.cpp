@@ -76,9 +76,17 @@ GatedSlices gated_slices(const GraphRows& rows, const SliceIndex& index, std::si
   GatedSlices gated;
   gated.lowest.assign(instances, kNone);
   gated.end.assign(instances, 0);
+  // The rows' calls in order: the slice of each follows from the one before's.
+  std::uint32_t loc = kNone, slice = 0, slice_end = 0;
   for (std::uint32_t r = 0; r < rows.calls(); ++r) {
     if (rows.gate_first[r] == rows.gate_first[r + 1]) continue;
-    const std::uint32_t slice = index.slice_of(rows.first_call + r);
+    const std::uint32_t g = rows.first_call + r;
+    if (loc == kNone || g >= index.location_end(loc)) {
+      loc = index.location_of(g);
+      slice = index.slice_of(g);
+      slice_end = index.slice_end(slice, loc);
+    }
+    while (g >= slice_end) slice_end = index.slice_end(++slice, loc);
     for (std::uint32_t k = rows.gate_first[r]; k < rows.gate_first[r + 1]; ++k)
       if (rows.gates[k] & kCollectiveGate) {
         const std::uint32_t i = rows.gates[k] & ~kCollectiveGate;
@@ -184,36 +192,43 @@ void merge_slice_rows(SliceRows& into, SliceRows&& part, const LocationRange& he
       });
 }
 
-bool replays_after_earlier(const SliceRows& rows, const SliceCuts& cuts, std::size_t s,
-                           const SliceIndex& index) {
-  bool ok = true;
-  for_each_left_call(rows, cuts, s, [&](std::uint32_t, std::span<const std::uint32_t> gates) {
-    for (const std::uint32_t gate : gates) {
-      if (!(gate & kCollectiveGate)) {
-        ok &= index.entered_in(gate) <= s;
-        continue;
-      }
-      for (const GraphRows::Member& m : members_of(rows.members, gate & ~kCollectiveGate))
-        ok &= m.call == kNone || index.entered_in(m.call) <= s;
-    }
-  });
-  return ok;
-}
+namespace {
 
-std::vector<std::uint32_t> entered_before(const SliceRows& rows, const SliceCuts& cuts,
-                                          std::size_t s, const SliceIndex& index) {
-  std::vector<std::uint32_t> calls;
-  const auto read = [&](std::uint32_t g) {
-    if (g != kNone && index.entered_in(g) < s) calls.push_back(g);
-  };
+// Calls read(g) for every call whose Enter slice s reads: the calls it leaves, the calls they
+// wait for, and the members of the instances they wait for (each instance once: its members
+// are many calls' gate).
+template <typename Read>
+void for_each_read_call(const SliceRows& rows, const SliceCuts& cuts, std::size_t s, Read&& read) {
+  std::vector<std::uint32_t> instances;
   for_each_left_call(rows, cuts, s, [&](std::uint32_t g, std::span<const std::uint32_t> gates) {
     read(g);
     for (const std::uint32_t gate : gates)
       if (!(gate & kCollectiveGate))
         read(gate);
       else
-        for (const GraphRows::Member& m : members_of(rows.members, gate & ~kCollectiveGate))
-          read(m.call);
+        instances.push_back(gate & ~kCollectiveGate);
+  });
+  std::sort(instances.begin(), instances.end());
+  instances.erase(std::unique(instances.begin(), instances.end()), instances.end());
+  for (const std::uint32_t i : instances)
+    for (const GraphRows::Member& m : members_of(rows.members, i))
+      if (m.call != kNone) read(m.call);
+}
+
+}  // namespace
+
+bool replays_after_earlier(const SliceRows& rows, const SliceCuts& cuts, std::size_t s,
+                           const SliceIndex& index) {
+  bool ok = true;
+  for_each_read_call(rows, cuts, s, [&](std::uint32_t g) { ok &= index.entered_in(g) <= s; });
+  return ok;
+}
+
+std::vector<std::uint32_t> entered_before(const SliceRows& rows, const SliceCuts& cuts,
+                                          std::size_t s, const SliceIndex& index) {
+  std::vector<std::uint32_t> calls;
+  for_each_read_call(rows, cuts, s, [&](std::uint32_t g) {
+    if (index.entered_in(g) < s) calls.push_back(g);
   });
   std::sort(calls.begin(), calls.end());
   calls.erase(std::unique(calls.begin(), calls.end()), calls.end());

@@ -37,6 +37,11 @@ class SliceIndex {
   SliceIndex(const WholeTraceFacts& facts, const SliceCuts& cuts) : facts_(facts), cuts_(cuts) {}
   TimeNs begin() const { return facts_.begin; }
   std::uint32_t location_of(std::uint32_t g) const;
+  std::uint32_t location_end(std::uint32_t loc) const { return facts_.loc_first_call[loc + 1]; }
+  // The first call of location `loc` after slice s.
+  std::uint32_t slice_end(std::uint32_t s, std::uint32_t loc) const {
+    return cuts_.row(s + 1)[loc];
+  }
   std::uint32_t slice_of(std::uint32_t g) const;
   // The slice of the call before g on its location (replay_slices.h: entered_in).
   std::uint32_t entered_in(std::uint32_t g) const;

@@ -9,12 +9,15 @@
 // compares its steps, in order, with the whole walk's, and the summary per segment type and call
 // site (critical_path_in_job) with the analyzer alone's. A cut that the clock condition does not
 // allow must be refused exactly where the whole graph refuses it.
+// With --measure nothing is compared: process 0 prints the time and every process's peak.
 // Exit status 0 when they agree ("critical paths equal" and "replays equal", or "refused as
 // the whole graph"), 1 when not
 // (the first difference is printed), 2 on a usage error.
 #include <mpi.h>
+#include <sys/resource.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <iostream>
 #include <memory>
@@ -197,17 +200,66 @@ int compare_critical_path(const Whole& whole, const collwrap::CriticalPathSummar
   return 0;
 }
 
+// Peak resident size of this process, in MiB.
+double peak_mib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// --measure: the time and every process's peak resident size after holding its share, and
+// after slicing, both replays, the critical path and POP; nothing is compared.
+int measure(const collwrap::MpiJob& job, const std::string& archive) {
+  collwrap::AnalysisSettings settings;
+  settings.threads = 1;
+  const auto start = std::chrono::steady_clock::now();
+  const collwrap::HeldShare held =
+      collwrap::hold_share_in_job(job, archive, settings, true, {}, [](auto) {});
+  const double held_s = seconds_since(start), held_peak = peak_mib();
+  collwrap::JobSlice slice = collwrap::slice_in_job(job, held);
+  if (slice.refused) {
+    if (job.leads()) std::cout << "refused: the cut is across a clock-condition violation\n";
+    return 0;
+  }
+  std::uint64_t broken = 0;
+  collwrap::replay_in_job(slice, {collwrap::NetworkModel::Ideal, {}}, broken);
+  const collwrap::PopTimes ideal = collwrap::pop_times_in_job(slice);
+  collwrap::replay_in_job(slice, {}, broken);
+  const collwrap::PopEfficiencies pop = collwrap::pop_efficiencies(
+      slice.pop, slice.replay->part.graph.begin, collwrap::pop_times_in_job(slice), ideal);
+  collwrap::critical_path_in_job(slice, held.part.trace, 10);
+  const double all_s = seconds_since(start);
+  const std::vector<double> mine{held_peak, peak_mib(),
+                                 static_cast<double>(slice.replay->part.global.size())};
+  std::vector<double> all(3 * job.size());
+  MPI_Gather(mine.data(), 3, MPI_DOUBLE, all.data(), 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (!job.leads()) return 0;
+  std::cout << job.size() << " processes: held in " << held_s << " s, replayed (both), critical "
+            << "path and POP (PE " << pop.parallel_efficiency << ") by " << all_s << " s\n";
+  for (std::size_t p = 0; p < job.size(); ++p)
+    std::cout << "  process " << p << ": peak " << all[3 * p] << " MiB holding its share, "
+              << all[3 * p + 1] << " MiB at the end; its slice's graph " << all[3 * p + 2]
+              << " calls\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::unique_ptr<collwrap::MpiJob> job = collwrap::MpiJob::join_if_launched(&argc, &argv);
   if (argc < 2 || !job) {
-    std::cerr << "usage: mpirun -np K sliced_replay_check ARCHIVE [--no-clock-repair], K > 1\n";
+    std::cerr << "usage: mpirun -np K sliced_replay_check ARCHIVE [--no-clock-repair | "
+                 "--measure], K > 1\n";
     return 2;
   }
   const std::string archive = argv[1];
   const bool clock_repair = !(argc > 2 && std::strcmp(argv[2], "--no-clock-repair") == 0);
   try {
+    if (argc > 2 && std::strcmp(argv[2], "--measure") == 0) return measure(*job, archive);
     collwrap::AnalysisSettings settings;
     settings.threads = 1;
     const collwrap::HeldShare held =
