@@ -11,6 +11,8 @@ namespace {
 constexpr int kTag = 7301;
 constexpr std::size_t kPiece = std::size_t{1} << 30;  // bytes per message: fits an int count
 
+}  // namespace
+
 int process_count() {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -22,8 +24,6 @@ int this_process() {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   return rank;
 }
-
-}  // namespace
 
 void send_bytes(const void* data, std::size_t bytes, int to) {
   const std::uint64_t size = bytes;

@@ -10,6 +10,10 @@
 
 namespace collwrap {
 
+// This process's rank in the job, and the job's process count.
+int this_process();
+int process_count();
+
 void send_bytes(const void* data, std::size_t bytes, int to);
 std::vector<char> receive_bytes(int from);
 // receive_bytes in two steps, for a receiver that sizes its own buffer: how many bytes come,

@@ -13,17 +13,6 @@
 namespace collwrap {
 namespace {
 
-int self_in_job() {
-  int self = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &self);
-  return self;
-}
-int processes_in_job() {
-  int processes = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &processes);
-  return processes;
-}
-
 template <class T>
 void allreduce(std::vector<T>& values, MPI_Datatype type, MPI_Op op) {
   MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), type, op,
@@ -115,7 +104,7 @@ SliceRows read_slice_rows(std::span<const char> bytes, const LocationRange& held
 // partner each way.
 SliceRows rows_in_job(const HeldShare& held, const GraphRows& mine, const SliceCuts& cuts,
                       const GatedSlices& gated, const SliceIndex& index) {
-  const int self = self_in_job(), processes = processes_in_job();
+  const int self = this_process(), processes = process_count();
   std::vector<SliceRows> sent = rows_for_slices(mine, held.part.held, cuts, gated, index);
   SliceRows rows;
   merge_slice_rows(rows, std::move(sent[static_cast<std::size_t>(self)]), held.part.held);
@@ -178,7 +167,7 @@ std::vector<PopLocation> pop_locations_in_job(const HeldShare& held, const Whole
   for (const std::vector<char>& part : gather_bytes(to_bytes(own, fields)))
     for (PopLocation& l : from_bytes<std::vector<PopLocation>>(part, "the POP intervals", fields))
       all.push_back(std::move(l));
-  if (self_in_job() == 0) bytes = to_bytes(all, fields);
+  if (this_process() == 0) bytes = to_bytes(all, fields);
   broadcast_bytes(bytes);
   return from_bytes<std::vector<PopLocation>>(bytes, "the POP intervals", fields);
 }
@@ -204,7 +193,7 @@ SegmentTypes segment_types_in_job(const HeldShare& held, const WholeTraceFacts& 
   };
   using Merged = std::pair<SegmentTypes, std::vector<std::vector<std::uint32_t>>>;
   const std::vector<std::vector<char>> parts = gather_bytes(to_bytes(mine, segment_types_fields));
-  if (self_in_job() == 0) {
+  if (this_process() == 0) {
     Merged merged;
     for (const std::vector<char>& part : parts)
       merged.second.push_back(merge_segment_types(
@@ -215,7 +204,7 @@ SegmentTypes segment_types_in_job(const HeldShare& held, const WholeTraceFacts& 
   broadcast_bytes(bytes);
   Merged merged = from_bytes<Merged>(bytes, "the compute segment types", fields);
   const std::vector<std::uint32_t>& number =
-      merged.second.at(static_cast<std::size_t>(self_in_job()));
+      merged.second.at(static_cast<std::size_t>(this_process()));
   own.resize(mine.type_of_call.size());
   for (std::size_t c = 0; c < own.size(); ++c) own[c] = number[mine.type_of_call[c]];
   return std::move(merged.first);
@@ -282,7 +271,7 @@ JobSlice slice_in_job(const MpiJob& job, const HeldShare& held) {
 }
 
 TimeNs replay_in_job(JobSlice& slice, const ReplayOptions& options, std::uint64_t& broken_gates) {
-  const int self = self_in_job(), processes = processes_in_job();
+  const int self = this_process(), processes = process_count();
   SliceHandover in;
   if (self > 0) in = read_call_times(receive_bytes(self - 1), "the Enters handed over");
   const SliceHandover out = replay_slice(*slice.replay, options, in, slice.handed_on);
@@ -300,7 +289,7 @@ TimeNs replay_in_job(JobSlice& slice, const ReplayOptions& options, std::uint64_
 
 CriticalPathTotals walk_critical_path_in_job(
     const JobSlice& slice, const std::function<void(const CriticalPathStep&)>& visit) {
-  const int self = self_in_job(), processes = processes_in_job();
+  const int self = this_process(), processes = process_count();
   const ReplaySlice& here = *slice.replay;
   const SliceCuts& cuts = slice.cuts;
   // The location whose last call leaves last (the first such location on a tie), from the
@@ -376,7 +365,7 @@ std::optional<CriticalPathSummary> critical_path_in_job(const JobSlice& slice, c
     io.value(t.mpi);
   };
   const std::vector<std::vector<char>> parts = gather_bytes(to_bytes(tally, fields));
-  if (self_in_job() != 0) return std::nullopt;
+  if (this_process() != 0) return std::nullopt;
   // The later processes' steps were visited first.
   CriticalPathTally sum(trace, slice.types);
   for (const std::vector<char>& bytes : parts)

@@ -11,7 +11,6 @@
 // With --measure nothing is compared: process 0 prints the wall time and every process's peak
 // resident size; run alone (without mpirun), the same for the analyzer alone.
 #include <mpi.h>
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -22,8 +21,12 @@
 
 #include "analysis_in_job.h"
 #include "catalog.h"
+#include "process_measures.h"
 
 namespace {
+
+using collwrap::testing::peak_mib;
+using collwrap::testing::seconds_since;
 
 using collwrap::Finding;
 
@@ -71,17 +74,6 @@ int compare(const collwrap::AnalysisResult& divided, const collwrap::AnalysisRes
   std::cout << "findings equal: " << a.size() << " findings and " << alone.summary.matching.messages
             << " messages, " << processes << " processes against the analyzer alone\n";
   return 0;
-}
-
-// Peak resident size of this process, in MiB.
-double peak_mib() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 collwrap::AnalysisResult analyze_alone(const std::string& archive,

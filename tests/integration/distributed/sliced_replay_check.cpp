@@ -14,7 +14,6 @@
 // the whole graph"), 1 when not
 // (the first difference is printed), 2 on a usage error.
 #include <mpi.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -27,10 +26,14 @@
 #include "clock_repair.h"
 #include "critical_path_share.h"
 #include "pop_efficiency.h"
+#include "process_measures.h"
 #include "sliced_replay_in_job.h"
 #include "trace_reader.h"
 
 namespace {
+
+using collwrap::testing::peak_mib;
+using collwrap::testing::seconds_since;
 
 using collwrap::TimeNs;
 
@@ -198,17 +201,6 @@ int compare_critical_path(const Whole& whole, const collwrap::CriticalPathSummar
     return 1;
   }
   return 0;
-}
-
-// Peak resident size of this process, in MiB.
-double peak_mib() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // --measure: the time and every process's peak resident size after holding its share, and
