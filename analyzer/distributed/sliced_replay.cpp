@@ -159,22 +159,18 @@ void for_each_left_call(const SliceRows& rows, const SliceCuts& cuts, std::size_
 
 }  // namespace
 
-std::vector<SliceRows> rows_for_slices(const GraphRows& rows, const LocationRange& held,
-                                       const SliceCuts& cuts, const GatedSlices& gated,
-                                       const SliceIndex& index) {
-  std::vector<SliceRows> out(cuts.slices());
-  for (std::size_t s = 0; s < out.size(); ++s) {
-    out[s].begin = index.begin();
-    out[s].locations.resize(cuts.locations);
-    for (std::size_t loc = held.first; loc < std::min(held.end, cuts.locations); ++loc) {
-      const std::uint32_t first = cuts.row(s)[loc], next = cuts.row(s + 1)[loc];
-      const std::uint32_t end = std::min(next + 1, cuts.row(cuts.slices())[loc]);
-      out[s].locations[loc] = rows_between(rows, first, end);
-    }
+SliceRows rows_for_slice(const GraphRows& rows, const LocationRange& held, const SliceCuts& cuts,
+                         const GatedSlices& gated, const SliceIndex& index, std::size_t s) {
+  SliceRows out;
+  out.begin = index.begin();
+  out.locations.resize(cuts.locations);
+  for (std::size_t loc = held.first; loc < std::min(held.end, cuts.locations); ++loc) {
+    const std::uint32_t first = cuts.row(s)[loc], next = cuts.row(s + 1)[loc];
+    const std::uint32_t end = std::min(next + 1, cuts.row(cuts.slices())[loc]);
+    out.locations[loc] = rows_between(rows, first, end);
   }
   for (const GraphRows::Member& m : rows.members)
-    for (std::uint32_t s = gated.lowest[m.instance]; s < gated.end[m.instance]; ++s)
-      out[s].members.push_back(m);
+    if (gated.lowest[m.instance] <= s && s < gated.end[m.instance]) out.members.push_back(m);
   return out;
 }
 

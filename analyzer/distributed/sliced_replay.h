@@ -10,7 +10,7 @@
 //      the instants (cut_instants), each cuts its own locations there (cut_held_locations),
 //      and the cuts of all processes, added up (merge_cuts), are the job's;
 //   3. each finds the slices whose calls wait for each collective instance (gated_slices,
-//      merged), and sends each slice's process its rows of the slice (rows_for_slices): of each
+//      merged), and sends each slice's process its rows of the slice (rows_for_slice): of each
 //      of its locations the slice's calls and the next, the members of the instances the
 //      slice waits for; each slice's process puts them together (merge_slice_rows);
 //   4. each slice's process checks that every Enter its calls wait for was set in it or an
@@ -71,12 +71,11 @@ struct GatedSlices {
 GatedSlices gated_slices(const GraphRows& rows, const SliceIndex& index, std::size_t instances);
 void merge_gated_slices(GatedSlices& into, const GatedSlices& part);
 
-// What a holder of the rows of some locations sends each slice's process: of its locations
-// the slice's calls and the next (the others' left empty), and the members of every instance
-// that a call of the slice waits for.
-std::vector<SliceRows> rows_for_slices(const GraphRows& rows, const LocationRange& held,
-                                       const SliceCuts& cuts, const GatedSlices& gated,
-                                       const SliceIndex& index);
+// What a holder of the rows of some locations sends slice s's process: of its locations the
+// slice's calls and the next (the others' left empty), and the members of every instance that
+// a call of the slice waits for.
+SliceRows rows_for_slice(const GraphRows& rows, const LocationRange& held, const SliceCuts& cuts,
+                         const GatedSlices& gated, const SliceIndex& index, std::size_t s);
 // Adds the rows a holder of `held` sent.
 void merge_slice_rows(SliceRows& into, SliceRows&& part, const LocationRange& held);
 

@@ -105,14 +105,16 @@ SliceRows read_slice_rows(std::span<const char> bytes, const LocationRange& held
 SliceRows rows_in_job(const HeldShare& held, const GraphRows& mine, const SliceCuts& cuts,
                       const GatedSlices& gated, const SliceIndex& index) {
   const int self = this_process(), processes = process_count();
-  std::vector<SliceRows> sent = rows_for_slices(mine, held.part.held, cuts, gated, index);
+  // Each slice's rows are made as they go, so that the copies sent are not held at once.
+  const auto rows_of = [&](int s) {
+    return rows_for_slice(mine, held.part.held, cuts, gated, index, static_cast<std::size_t>(s));
+  };
   SliceRows rows;
-  merge_slice_rows(rows, std::move(sent[static_cast<std::size_t>(self)]), held.part.held);
+  merge_slice_rows(rows, rows_of(self), held.part.held);
   for (int round = 1; round < processes; ++round) {
     const int to = (self + round) % processes, from = (self - round + processes) % processes;
     const std::vector<char> bytes =
-        swap_bytes(slice_rows_bytes(sent[static_cast<std::size_t>(to)], held.part.held), to, from);
-    sent[static_cast<std::size_t>(to)] = {};
+        swap_bytes(slice_rows_bytes(rows_of(to), held.part.held), to, from);
     const LocationRange& theirs = held.shares.at(static_cast<std::size_t>(from));
     merge_slice_rows(rows, read_slice_rows(bytes, theirs, cuts.locations), theirs);
   }
@@ -243,6 +245,7 @@ JobSlice slice_in_job(const MpiJob& job, const HeldShare& held) {
   allreduce(gated.lowest, MPI_UINT32_T, MPI_MIN);
   allreduce(gated.end, MPI_UINT32_T, MPI_MAX);
   SliceRows rows = rows_in_job(held, mine, slice.cuts, gated, index);
+  mine = {};  // what the slices need of it is theirs now
 
   int replayable = replays_after_earlier(rows, slice.cuts, self, index);
   MPI_Allreduce(MPI_IN_PLACE, &replayable, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);

@@ -57,9 +57,9 @@ PlayedJob play_job(const Trace& whole, const std::vector<LocationRange>& shares,
     merge_gated_slices(gated, gated_slices(rows[p], index, job.facts.instances()));
   std::vector<SliceRows> slice_rows(processes);
   for (std::size_t p = 0; p < processes; ++p) {
-    std::vector<SliceRows> sent = rows_for_slices(rows[p], shares[p], job.cuts, gated, index);
     for (std::size_t s = 0; s < processes; ++s)
-      merge_slice_rows(slice_rows[s], std::move(sent[s]), shares[p]);
+      merge_slice_rows(slice_rows[s], rows_for_slice(rows[p], shares[p], job.cuts, gated, index, s),
+                       shares[p]);
   }
   for (std::size_t s = 0; s < processes; ++s)
     job.refused |= !replays_after_earlier(slice_rows[s], job.cuts, s, index);
