@@ -1,6 +1,8 @@
 // The replays of a divided analysis in slices of time over the processes of the job: process s
 // holds slice s's graph and replays it from what process s - 1 hands over (sliced_replay.h
-// says what each step computes; this moves it between the processes).
+// says what each step computes; this moves it between the processes). Every process of the job
+// calls each function; a failure throws on the process where it happens, whose caller ends the
+// job (end_job_after), as analyze_in_job does.
 #pragma once
 
 #include <memory>
