@@ -397,19 +397,7 @@ class CauseFinder {
     r.file = spec.file;
     r.line = spec.line;
     r.scale = spec.scale;
-    const auto scale = static_cast<float>(spec.scale);
-    for (std::uint32_t loc = 0; loc < trace_.locations.size(); ++loc) {
-      const Location& l = trace_.locations[loc];
-      if (spec.rank >= 0 && l.rank != spec.rank) continue;
-      const std::uint32_t first = graph_.loc_first_call[loc];
-      scaled_segments(changed, first, graph_.loc_first_call[loc + 1], [&](std::uint32_t g) {
-        const std::uint32_t site = l.call_callsite[g - first];
-        const bool hit =
-            site != kNone && site_matches(trace_.callsites[site], spec.file, spec.line);
-        r.segments_changed += hit;
-        return hit ? scale : 1.0f;
-      });
-    }
+    r.segments_changed = what_if_changes(trace_, graph_.loc_first_call, spec, changed);
   }
 
   // A what-if question's answer, from the end of its replay.

@@ -1,5 +1,6 @@
 #include "what_if.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace collwrap {
@@ -57,6 +58,24 @@ bool site_matches(const CallSite& site, const std::string& file, std::uint32_t l
   if (site.file == file) return true;
   return site.file.size() > file.size() && site.file.ends_with(file) &&
          site.file[site.file.size() - file.size() - 1] == '/';
+}
+
+std::uint64_t what_if_changes(const Trace& trace, std::span<const std::uint32_t> loc_first_call,
+                              const WhatIfSpec& spec, std::vector<ScaledSegment>& changed,
+                              const LocationRange& at) {
+  const auto scale = static_cast<float>(spec.scale);
+  std::uint64_t hits = 0;
+  for (std::size_t loc = at.first; loc < std::min(at.end, trace.locations.size()); ++loc) {
+    const Location& l = trace.locations[loc];
+    if (spec.rank >= 0 && l.rank != spec.rank) continue;
+    for (std::uint32_t i = 0; i < l.calls(); ++i) {
+      const std::uint32_t site = l.call_callsite[i];
+      if (site == kNone || !site_matches(trace.callsites[site], spec.file, spec.line)) continue;
+      ++hits;
+      if (scale != 1.0f) changed.push_back({loc_first_call[loc] + i, scale});
+    }
+  }
+  return hits;
 }
 
 }  // namespace collwrap

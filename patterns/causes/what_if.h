@@ -10,11 +10,14 @@
 // The answer replays the trace with those segments scaled and everything else as recorded.
 #pragma once
 
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "location_shares.h"
+#include "replay.h"
 #include "trace_model.h"
 
 namespace collwrap {
@@ -32,5 +35,11 @@ WhatIfSpec parse_what_if(std::string_view text);
 
 // Whether a recorded call site is the FILE:LINE of a question.
 bool site_matches(const CallSite& site, const std::string& file, std::uint32_t line);
+
+// The segments a question changes among the calls of the `at` locations (numbered globally by
+// `loc_first_call`), in call order, appended to `changed`; returns how many.
+std::uint64_t what_if_changes(const Trace& trace, std::span<const std::uint32_t> loc_first_call,
+                              const WhatIfSpec& spec, std::vector<ScaledSegment>& changed,
+                              const LocationRange& at = {});
 
 }  // namespace collwrap
