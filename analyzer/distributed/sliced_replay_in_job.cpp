@@ -231,7 +231,8 @@ std::vector<TimeNs> type_time_in_job(const GraphRows& mine, std::size_t types) {
 JobSlice slice_in_job(const MpiJob& job, const HeldShare& held) {
   const std::size_t self = job.rank(), processes = job.size();
   JobSlice slice;
-  const WholeTraceFacts facts = facts_in_job(held);
+  slice.facts = facts_in_job(held);
+  const WholeTraceFacts& facts = slice.facts;
   GraphRows mine =
       graph_rows(held.part.trace, held.matching, facts, held.part.held, held.part.origin_call);
   slice.types = segment_types_in_job(held, facts, mine.segment_type);
@@ -375,6 +376,64 @@ std::optional<CriticalPathSummary> critical_path_in_job(const JobSlice& slice, c
     sum.merge_earlier_visited(
         from_bytes<CriticalPathTally>(bytes, "the critical path's sums", fields));
   return sum.summary(trace, slice.types, slice.type_time, totals, top);
+}
+
+namespace {
+
+// Of each question, the changed segments the slice enters, from every process's of its own
+// locations: K - 1 rounds of one partner each way.
+std::vector<std::vector<ScaledSegment>> changes_in_job(
+    const JobSlice& slice, const std::vector<std::vector<ScaledSegment>>& own) {
+  const int self = this_process(), processes = process_count();
+  const SliceIndex index(slice.facts, slice.cuts);
+  // A segment is entered where the call before it is left.
+  const auto for_slice = [&](int s) {
+    std::vector<std::vector<ScaledSegment>> out(own.size());
+    for (std::size_t q = 0; q < own.size(); ++q)
+      for (const ScaledSegment& c : own[q])
+        if (index.entered_in(c.call) == static_cast<std::uint32_t>(s)) out[q].push_back(c);
+    return out;
+  };
+  const auto fields = [](auto& io, auto& lists) {
+    io.count(lists);
+    for (auto& list : lists) io.vector(list);
+  };
+  std::vector<std::vector<ScaledSegment>> here = for_slice(self);
+  for (int round = 1; round < processes; ++round) {
+    const int to = (self + round) % processes, from = (self - round + processes) % processes;
+    const std::vector<char> bytes = swap_bytes(to_bytes(for_slice(to), fields), to, from);
+    const auto theirs =
+        from_bytes<std::vector<std::vector<ScaledSegment>>>(bytes, "the changed segments", fields);
+    for (std::size_t q = 0; q < here.size() && q < theirs.size(); ++q)
+      here[q].insert(here[q].end(), theirs[q].begin(), theirs[q].end());
+  }
+  for (std::vector<ScaledSegment>& list : here)
+    std::sort(list.begin(), list.end(),
+              [](const ScaledSegment& a, const ScaledSegment& b) { return a.call < b.call; });
+  return here;
+}
+
+}  // namespace
+
+std::vector<TimeNs> replay_questions_in_job(
+    const JobSlice& slice, const std::vector<std::vector<ScaledSegment>>& changes) {
+  const int self = this_process(), processes = process_count();
+  const std::vector<std::vector<ScaledSegment>> here = changes_in_job(slice, changes);
+  std::vector<TimeNs> ends;
+  ReplayTimes times;
+  for (const std::vector<ScaledSegment>& changed : here) {
+    SliceHandover in;
+    if (self > 0) in = read_call_times(receive_bytes(self - 1), "the Enters handed over");
+    const SliceHandover out = replay_slice(
+        slice.replay->part, times, {NetworkModel::AsRecorded, changed}, in, slice.handed_on);
+    if (self + 1 < processes) {
+      const std::vector<char> bytes = call_times_bytes(out);
+      send_bytes(bytes.data(), bytes.size(), self + 1);
+    }
+    ends.push_back(times.end);
+  }
+  allreduce(ends, MPI_INT64_T, MPI_MAX);
+  return ends;
 }
 
 }  // namespace collwrap

@@ -20,6 +20,7 @@ namespace collwrap {
 
 // This process's slice, ready to be replayed as often as asked.
 struct JobSlice {
+  WholeTraceFacts facts;                 // the job's, every process's alike
   SliceCuts cuts;                        // the job's, every process's alike
   bool refused = false;                  // the clock condition does not allow the cut: no graph
   std::vector<std::uint32_t> handed_in;  // the calls whose Enters the slice before hands over
@@ -80,5 +81,17 @@ namespace collwrap {
 // `trace`: the archive's definitions.
 std::optional<CriticalPathSummary> critical_path_in_job(const JobSlice& slice, const Trace& trace,
                                                         std::size_t top);
+
+}  // namespace collwrap
+
+namespace collwrap {
+
+// The ends of replays as recorded with changed segments (what-if questions), pipelined through
+// the processes: each process replays its slice of one question after another and hands each
+// on as soon as it is done, so that the processes work on different questions at once.
+// `changes`: by question, the changed segments among this process's own locations' calls (in
+// call order); they travel to the slices that enter those calls. Alike on every process.
+std::vector<TimeNs> replay_questions_in_job(const JobSlice& slice,
+                                            const std::vector<std::vector<ScaledSegment>>& changes);
 
 }  // namespace collwrap

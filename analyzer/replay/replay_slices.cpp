@@ -104,7 +104,11 @@ bool replays_slice_by_slice(const ReplayGraph& graph, const SliceCuts& cuts) {
 
 SliceHandover replay_slice(ReplaySlice& here, const ReplayOptions& options, const SliceHandover& in,
                            std::span<const std::uint32_t> hand_on) {
-  const SliceGraph& part = here.part;
+  return replay_slice(here.part, here.times, options, in, hand_on);
+}
+
+SliceHandover replay_slice(const SliceGraph& part, ReplayTimes& times, const ReplayOptions& options,
+                           const SliceHandover& in, std::span<const std::uint32_t> hand_on) {
   std::vector<ScaledSegment> scaled_here;
   for (const ScaledSegment& scaled : options.scaled_segments)
     if (const std::uint32_t c = part.local(scaled.call);
@@ -114,8 +118,8 @@ SliceHandover replay_slice(ReplaySlice& here, const ReplayOptions& options, cons
   Handover<1> handed;
   for (const auto& [call, enter] : in) handed.push_back({part.local(call), {enter}});
   Replayer<1> replayer(part.graph, options.network, lanes,
-                       std::span<std::vector<TimeNs>, 1>(&here.times.enter, 1), &here.times);
-  here.times.end = replayer.run_slice(part.from, part.to, handed)[0];
+                       std::span<std::vector<TimeNs>, 1>(&times.enter, 1), &times);
+  times.end = replayer.run_slice(part.from, part.to, handed)[0];
   std::vector<std::uint32_t> local_calls;
   for (const std::uint32_t c : hand_on) local_calls.push_back(part.local(c));
   SliceHandover out;

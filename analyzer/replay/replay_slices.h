@@ -96,6 +96,9 @@ using SliceHandover = std::vector<std::pair<std::uint32_t, TimeNs>>;
 // holds) for the next. Scaled segments are by global call.
 SliceHandover replay_slice(ReplaySlice& here, const ReplayOptions& options, const SliceHandover& in,
                            std::span<const std::uint32_t> hand_on);
+// The same into `times`, for replays whose times are kept apart from the slice's.
+SliceHandover replay_slice(const SliceGraph& part, ReplayTimes& times, const ReplayOptions& options,
+                           const SliceHandover& in, std::span<const std::uint32_t> hand_on);
 
 // The replay of `options`, slice after slice, each from its own graph and only what the slices
 // before hand on. Requires replays_slice_by_slice.

@@ -7,7 +7,9 @@
 // by call, with the run's end and the dependencies ignored; then the processes walk the critical
 // path of the replay as recorded, each its stretch (walk_critical_path_in_job), and process 0
 // compares its steps, in order, with the whole walk's, and the summary per segment type and call
-// site (critical_path_in_job) with the analyzer alone's. A cut that the clock condition does not
+// site (critical_path_in_job) with the analyzer alone's; last, the ends of what-if replays on
+// some call sites, pipelined through the processes (replay_questions_in_job), against the
+// whole trace's. A cut that the clock condition does not
 // allow must be refused exactly where the whole graph refuses it.
 // With --measure nothing is compared: process 0 prints the time and every process's peak.
 // Exit status 0 when they agree ("critical paths equal" and "replays equal", or "refused as
@@ -29,6 +31,7 @@
 #include "process_measures.h"
 #include "sliced_replay_in_job.h"
 #include "trace_reader.h"
+#include "what_if.h"
 
 namespace {
 
@@ -239,6 +242,44 @@ int measure(const collwrap::MpiJob& job, const std::string& archive) {
   return 0;
 }
 
+// What-if questions on the archive's first and last call sites, for every rank and for one.
+std::vector<collwrap::WhatIfSpec> questions(const collwrap::Trace& trace) {
+  std::vector<collwrap::WhatIfSpec> specs;
+  for (std::size_t k : {std::size_t{0}, trace.callsites.size() / 2, trace.callsites.size() - 1})
+    if (k < trace.callsites.size() && !trace.callsites[k].file.empty()) {
+      const collwrap::CallSite& site = trace.callsites[k];
+      specs.push_back({"all ranks", -1, site.file, site.line, 0.5});
+      specs.push_back({"rank 0", 0, site.file, site.line, 0});
+    }
+  return specs;
+}
+
+// Process 0: the ends of the job's what-if replays against the whole trace's.
+int compare_questions(const Whole& whole, const std::vector<collwrap::WhatIfSpec>& specs,
+                      const std::vector<TimeNs>& ends) {
+  std::uint64_t changed_in_all = 0;
+  for (std::size_t q = 0; q < specs.size(); ++q) {
+    std::vector<collwrap::ScaledSegment> changed;
+    changed_in_all +=
+        collwrap::what_if_changes(whole.trace, whole.graph.loc_first_call, specs[q], changed);
+    const TimeNs end =
+        collwrap::replay_trace(whole.graph, {collwrap::NetworkModel::AsRecorded, changed}).end;
+    if (ends.at(q) != end) {
+      std::cout << "FAIL: what if " << specs[q].file << ':' << specs[q].line << " on "
+                << specs[q].text << " at " << specs[q].scale << ": the job's run ends at "
+                << ends[q] << ", the whole replay's at " << end << '\n';
+      return 1;
+    }
+  }
+  if (changed_in_all == 0) {
+    std::cout << "FAIL: no what-if question changes a segment\n";
+    return 1;
+  }
+  std::cout << "what-if replays equal: " << specs.size() << " questions, " << changed_in_all
+            << " segments changed\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -311,6 +352,14 @@ int main(int argc, char** argv) {
     const std::optional<collwrap::CriticalPathSummary> summary =
         collwrap::critical_path_in_job(slice, held.part.trace, 10);
     if (job->leads() && status == 0) status = compare_critical_path(*whole, *summary);
+    // What-if questions, pipelined through the processes.
+    const std::vector<collwrap::WhatIfSpec> specs = questions(held.part.trace);
+    std::vector<std::vector<collwrap::ScaledSegment>> changes(specs.size());
+    for (std::size_t q = 0; q < specs.size(); ++q)
+      collwrap::what_if_changes(held.part.trace, slice.facts.loc_first_call, specs[q], changes[q],
+                                held.part.held);
+    const std::vector<TimeNs> ends = collwrap::replay_questions_in_job(slice, changes);
+    if (job->leads() && status == 0) status = compare_questions(*whole, specs, ends);
     if (job->leads() && status == 0)
       std::cout << "critical paths equal: " << totals.hops << " changes of location\n";
     if (job->leads() && status == 0)
