@@ -206,6 +206,18 @@ int compare_critical_path(const Whole& whole, const collwrap::CriticalPathSummar
   return 0;
 }
 
+// What-if questions on the archive's first and last call sites, for every rank and for one.
+std::vector<collwrap::WhatIfSpec> questions(const collwrap::Trace& trace) {
+  std::vector<collwrap::WhatIfSpec> specs;
+  for (std::size_t k : {std::size_t{0}, trace.callsites.size() / 2, trace.callsites.size() - 1})
+    if (k < trace.callsites.size() && !trace.callsites[k].file.empty()) {
+      const collwrap::CallSite& site = trace.callsites[k];
+      specs.push_back({"all ranks", -1, site.file, site.line, 0.5});
+      specs.push_back({"rank 0", 0, site.file, site.line, 0});
+    }
+  return specs;
+}
+
 // --measure: the time and every process's peak resident size after holding its share, and
 // after slicing, both replays, the critical path and POP; nothing is compared.
 int measure(const collwrap::MpiJob& job, const std::string& archive) {
@@ -228,30 +240,27 @@ int measure(const collwrap::MpiJob& job, const std::string& archive) {
       slice.pop, slice.replay->part.graph.begin, collwrap::pop_times_in_job(slice), ideal);
   collwrap::critical_path_in_job(slice, held.part.trace, 10);
   const double all_s = seconds_since(start);
+  const std::vector<collwrap::WhatIfSpec> specs = questions(held.part.trace);
+  std::vector<std::vector<collwrap::ScaledSegment>> changes(specs.size());
+  for (std::size_t q = 0; q < specs.size(); ++q)
+    collwrap::what_if_changes(held.part.trace, slice.facts.loc_first_call, specs[q], changes[q],
+                              held.part.held);
+  const auto asked = std::chrono::steady_clock::now();
+  collwrap::replay_questions_in_job(slice, changes);
+  const double questions_s = seconds_since(asked);
   const std::vector<double> mine{held_peak, peak_mib(),
                                  static_cast<double>(slice.replay->part.global.size())};
   std::vector<double> all(3 * job.size());
   MPI_Gather(mine.data(), 3, MPI_DOUBLE, all.data(), 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   if (!job.leads()) return 0;
   std::cout << job.size() << " processes: held in " << held_s << " s, replayed (both), critical "
-            << "path and POP (PE " << pop.parallel_efficiency << ") by " << all_s << " s\n";
+            << "path and POP (PE " << pop.parallel_efficiency << ") by " << all_s << " s; "
+            << specs.size() << " what-if questions in " << questions_s << " s\n";
   for (std::size_t p = 0; p < job.size(); ++p)
     std::cout << "  process " << p << ": peak " << all[3 * p] << " MiB holding its share, "
               << all[3 * p + 1] << " MiB at the end; its slice's graph " << all[3 * p + 2]
               << " calls\n";
   return 0;
-}
-
-// What-if questions on the archive's first and last call sites, for every rank and for one.
-std::vector<collwrap::WhatIfSpec> questions(const collwrap::Trace& trace) {
-  std::vector<collwrap::WhatIfSpec> specs;
-  for (std::size_t k : {std::size_t{0}, trace.callsites.size() / 2, trace.callsites.size() - 1})
-    if (k < trace.callsites.size() && !trace.callsites[k].file.empty()) {
-      const collwrap::CallSite& site = trace.callsites[k];
-      specs.push_back({"all ranks", -1, site.file, site.line, 0.5});
-      specs.push_back({"rank 0", 0, site.file, site.line, 0});
-    }
-  return specs;
 }
 
 // Process 0: the ends of the job's what-if replays against the whole trace's.
