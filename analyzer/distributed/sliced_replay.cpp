@@ -181,11 +181,9 @@ void merge_slice_rows(SliceRows& into, SliceRows&& part, const LocationRange& he
     into.locations[loc] = std::move(part.locations[loc]);
   const std::size_t middle = into.members.size();
   into.members.insert(into.members.end(), part.members.begin(), part.members.end());
-  std::inplace_merge(
-      into.members.begin(), into.members.begin() + static_cast<std::ptrdiff_t>(middle),
-      into.members.end(), [](const GraphRows::Member& a, const GraphRows::Member& b) {
-        return a.instance != b.instance ? a.instance < b.instance : a.position < b.position;
-      });
+  std::inplace_merge(into.members.begin(),
+                     into.members.begin() + static_cast<std::ptrdiff_t>(middle),
+                     into.members.end());
 }
 
 namespace {
@@ -252,10 +250,7 @@ std::vector<HandedCall> segments_to_hand(const SliceRows& rows,
     const GraphRows& r = rows.locations[index.location_of(g)];
     if (g >= r.first_call && g - r.first_call < r.calls()) {
       const std::uint32_t row = g - r.first_call;
-      const std::uint32_t short_segment = r.call_costs[row].segment;
-      h.segment = short_segment != ReplayGraph::kLongCost
-                      ? short_segment
-                      : ReplayGraph::long_cost(r.long_segments, g);
+      h.segment = r.segment(g);
       if (!r.segment_type.empty()) h.segment_type = r.segment_type[row];
     } else {
       const auto it =

@@ -148,10 +148,7 @@ std::vector<std::pair<std::uint32_t, TimeNs>> read_call_times(std::span<const ch
 // Every main thread's POP intervals, each process making its own locations' from its rows.
 std::vector<PopLocation> pop_locations_in_job(const HeldShare& held, const WholeTraceFacts& facts,
                                               const GraphRows& mine) {
-  const auto segment = [&mine](std::uint32_t g) {
-    const std::uint32_t s = mine.call_costs[g - mine.first_call].segment;
-    return s != ReplayGraph::kLongCost ? TimeNs{s} : ReplayGraph::long_cost(mine.long_segments, g);
-  };
+  const auto segment = [&mine](std::uint32_t g) { return mine.segment(g); };
   const auto fields = [](auto& io, auto& locations) {
     io.count(locations);
     for (auto& l : locations) {
@@ -216,11 +213,7 @@ SegmentTypes segment_types_in_job(const HeldShare& held, const WholeTraceFacts& 
 std::vector<TimeNs> type_time_in_job(const GraphRows& mine, std::size_t types) {
   std::vector<TimeNs> total(types, 0);
   for (std::uint32_t r = 0; r < mine.calls(); ++r) {
-    const std::uint32_t segment = mine.call_costs[r].segment;
-    total[mine.segment_type[r]] +=
-        segment != ReplayGraph::kLongCost
-            ? TimeNs{segment}
-            : ReplayGraph::long_cost(mine.long_segments, mine.first_call + r);
+    total[mine.segment_type[r]] += mine.segment(mine.first_call + r);
   }
   allreduce(total, MPI_INT64_T, MPI_SUM);
   return total;

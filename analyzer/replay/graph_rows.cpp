@@ -273,11 +273,8 @@ GraphRows graph_rows(const Trace& trace, const Matching& matching, const WholeTr
     if (rows.gate_first[r + 1] - rows.gate_first[r] > 1)
       std::sort(rows.gates.begin() + rows.gate_first[r],
                 rows.gates.begin() + rows.gate_first[r + 1]);
-  const auto by_key = [](const GraphRows::Member& a, const GraphRows::Member& b) {
-    return a.instance != b.instance ? a.instance < b.instance : a.position < b.position;
-  };
-  if (!std::is_sorted(rows.members.begin(), rows.members.end(), by_key))
-    std::sort(rows.members.begin(), rows.members.end(), by_key);
+  if (!std::is_sorted(rows.members.begin(), rows.members.end()))
+    std::sort(rows.members.begin(), rows.members.end());
 
   // Each call's costs: the compute segment before it (from the Leave of the call before on its
   // location, or the trace's start) and what it took beyond its latest dependency.
@@ -330,10 +327,7 @@ ReplayGraph assemble_replay_graph(const WholeTraceFacts& facts, std::vector<Grap
     const std::size_t middle = members.size();
     append(members, std::move(part.members));
     std::inplace_merge(members.begin(), members.begin() + static_cast<std::ptrdiff_t>(middle),
-                       members.end(), [](const GraphRows::Member& a, const GraphRows::Member& b) {
-                         return a.instance != b.instance ? a.instance < b.instance
-                                                         : a.position < b.position;
-                       });
+                       members.end());
   }
   graph.member_first.assign(facts.instances() + 1, 0);
   for (const GraphRows::Member& m : members) ++graph.member_first[m.instance + 1];

@@ -68,6 +68,10 @@ struct GraphRows {
   // MPI_Finalize its location. `call` is kNone for a member without a call.
   struct Member {
     std::uint32_t instance = 0, position = 0, call = kNone;
+    // By instance, then position: the order of an instance's members in the graph.
+    bool operator<(const Member& o) const {
+      return instance != o.instance ? instance < o.instance : position < o.position;
+    }
   };
   std::vector<Member> members;
   // By row, the type of the compute segment that ends at the call (the root-cause analysis's
@@ -75,6 +79,11 @@ struct GraphRows {
   std::vector<std::uint32_t> segment_type;
 
   std::size_t calls() const { return call_costs.size(); }
+  // The compute segment before global call g, one of the rows' (ReplayGraph::segment).
+  TimeNs segment(std::uint32_t g) const {
+    const std::uint32_t segment = call_costs[g - first_call].segment;
+    return segment != ReplayGraph::kLongCost ? segment : ReplayGraph::long_cost(long_segments, g);
+  }
 };
 
 // The rows of the `rows_of` locations of `trace` (whole, or a process's partial trace whose
