@@ -44,90 +44,206 @@ std::uint64_t pair_key(std::uint32_t high, std::uint32_t low) {
   return (static_cast<std::uint64_t>(high) << 32) | low;
 }
 
-// What the waits of the slices of time after one (delay_costs_in_slices) hand it back: the
-// costs they charged to its segments and earlier ones, the waiting they passed on to its waits
-// and earlier ones (by call), and the sums they added to, to be added to in the same order.
-struct DelayHandover {
-  struct Segment {
-    std::uint32_t call = 0;
-    double short_term = 0, long_term = 0;
-    float largest_charge = 0;
-  };
-  struct Wait {
-    std::uint32_t call = 0;
-    double propagated = 0;
-    std::uint32_t origin = kNone;
-    double origin_share = 0;
-  };
-  std::vector<Segment> segments;
-  std::vector<Wait> waits;
-  std::vector<WaitCharge> charges;  // in the order they were first charged
-  double total_wait = 0, residual = 0;
+// The calls of the whole trace and its replay, as the analyzer alone reads them: numbered by
+// global id, the synchronization intervals found as the waits are attributed.
+class WholeTraceCalls {
+ public:
+  WholeTraceCalls(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types,
+                  const ReplayTimes& times, const DelayOptions& options)
+      : trace_(trace), graph_(graph), types_(types), times_(times), options_(options) {}
+
+  std::uint32_t calls() const { return static_cast<std::uint32_t>(graph_.calls()); }
+  std::span<const std::uint32_t> loc_first_call() const { return graph_.loc_first_call; }
+  std::uint32_t call_loc(std::uint32_t g) const { return graph_.call_loc[g]; }
+  TimeNs segment(std::uint32_t g) const { return graph_.segment(g); }
+  std::uint32_t type(std::uint32_t g) const { return types_.type_of_call[g]; }
+  TimeNs wait(std::uint32_t g) const { return times_.wait(g); }
+  TimeNs leave(std::uint32_t g) const { return times_.leave(g); }
+  std::uint32_t waited_for(std::uint32_t g) const { return times_.waited_for[g]; }
+  std::uint32_t site(std::uint32_t g) const {
+    return trace_.locations[graph_.call_loc[g]].call_callsite[graph_.local(g)];
+  }
+  // The first calls of the synchronization intervals of the wait at call w: its own, towards
+  // the location it waited for, and the waited-for call's, towards w's.
+  std::uint32_t waiter_begin(std::uint32_t w) const {
+    return begin(w, trace_.locations[graph_.call_loc[waited_for(w)]].rank);
+  }
+  std::uint32_t delayer_begin(std::uint32_t w) const {
+    return begin(waited_for(w), trace_.locations[graph_.call_loc[w]].rank);
+  }
+  std::uint32_t global(std::uint32_t g) const { return g; }
+  std::uint32_t local(std::uint32_t g) const { return g; }
+
+ private:
+  std::uint32_t begin(std::uint32_t g, std::int32_t rank) const {
+    const std::uint32_t first = graph_.loc_first_call[graph_.call_loc[g]];
+    return first + interval_begin(trace_.locations[graph_.call_loc[g]], g - first, rank, options_);
+  }
+
+  const Trace& trace_;
+  const ReplayGraph& graph_;
+  const SegmentTypes& types_;
+  const ReplayTimes& times_;
+  const DelayOptions& options_;
 };
 
+// The calls of one slice's window, numbered by their rows (location by location); the
+// synchronization intervals as the rows give them.
+class WindowCalls {
+ public:
+  explicit WindowCalls(DelayWindow window) : window_(std::move(window)) {
+    loc_first_row_.reserve(window_.first.size() + 1);
+    std::uint32_t rows = 0;
+    for (std::size_t loc = 0; loc < window_.first.size(); ++loc) {
+      loc_first_row_.push_back(rows);
+      rows += window_.end[loc] - window_.first[loc];
+    }
+    loc_first_row_.push_back(rows);
+    if (rows != window_.rows.size())
+      throw std::invalid_argument("delay window: its rows and runs of calls differ in number");
+    call_loc_.resize(rows);
+    for (std::uint32_t loc = 0; loc + 1 < loc_first_row_.size(); ++loc)
+      std::fill(call_loc_.begin() + loc_first_row_[loc],
+                call_loc_.begin() + loc_first_row_[loc + 1], loc);
+  }
+
+  std::uint32_t calls() const { return static_cast<std::uint32_t>(window_.rows.size()); }
+  std::span<const std::uint32_t> loc_first_call() const { return loc_first_row_; }
+  std::uint32_t call_loc(std::uint32_t r) const { return call_loc_[r]; }
+  TimeNs segment(std::uint32_t r) const { return window_.rows[r].segment; }
+  std::uint32_t type(std::uint32_t r) const { return window_.rows[r].type; }
+  TimeNs wait(std::uint32_t r) const { return window_.rows[r].wait; }
+  TimeNs leave(std::uint32_t r) const { return window_.rows[r].leave; }
+  std::uint32_t waited_for(std::uint32_t r) const { return checked(window_.rows[r].waited_for); }
+  std::uint32_t site(std::uint32_t r) const { return window_.rows[r].site; }
+  std::uint32_t waiter_begin(std::uint32_t r) const {
+    return checked(window_.rows[r].waiter_begin);
+  }
+  std::uint32_t delayer_begin(std::uint32_t r) const {
+    return checked(window_.rows[r].delayer_begin);
+  }
+  std::uint32_t global(std::uint32_t r) const {
+    const std::uint32_t loc = call_loc_[r];
+    return window_.first[loc] + (r - loc_first_row_[loc]);
+  }
+  // The row of global call g, or kNone when the window does not hold it.
+  std::uint32_t local(std::uint32_t g) const {
+    const auto after = std::upper_bound(window_.first.begin(), window_.first.end(), g);
+    for (auto it = after; it != window_.first.begin();) {
+      const auto loc = static_cast<std::size_t>(--it - window_.first.begin());
+      if (g < window_.end[loc]) return loc_first_row_[loc] + (g - window_.first[loc]);
+      if (window_.first[loc] < window_.end[loc]) break;  // empty runs may share a first call
+    }
+    return kNone;
+  }
+  const DelayWindow& window() const { return window_; }
+
+ private:
+  std::uint32_t checked(std::uint32_t g) const {
+    const std::uint32_t r = local(g);
+    if (r == kNone)
+      throw std::invalid_argument("delay window: a wait reads a call outside the window");
+    return r;
+  }
+
+  DelayWindow window_;
+  std::vector<std::uint32_t> loc_first_row_;  // locations + 1 entries
+  std::vector<std::uint32_t> call_loc_;       // by row
+};
+
+// The delay analysis of the calls `Calls` gives (WholeTraceCalls or WindowCalls), by their
+// numbering.
+template <class Calls>
 class DelayAnalysis {
  public:
-  DelayAnalysis(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types,
-                const ReplayTimes& times, const DelayOptions& options)
-      : trace_(trace), graph_(graph), types_(types), times_(times), options_(options) {
-    costs_.short_term.assign(graph.calls(), 0);
-    costs_.long_term.assign(graph.calls(), 0);
-    costs_.largest_charge.assign(graph.calls(), 0);
+  DelayAnalysis(Calls calls, std::size_t types) : calls_(std::move(calls)) {
+    costs_.short_term.assign(calls_.calls(), 0);
+    costs_.long_term.assign(calls_.calls(), 0);
+    costs_.largest_charge.assign(calls_.calls(), 0);
     list_waits();
     propagated_.assign(waits_.size(), 0);
-    origin_.assign(waits_.size(), kNone);
+    origin_loc_.assign(waits_.size(), kNone);
+    origin_site_.assign(waits_.size(), kNone);
     origin_share_.assign(waits_.size(), 0);
-    excess_.assign(types.types(), 0);
-    delayer_time_.assign(types.types(), 0);
-    seen_.assign(types.types(), 0);
+    excess_.assign(types, 0);
+    delayer_time_.assign(types, 0);
+    seen_.assign(types, 0);
   }
 
-  DelayCosts run() {
-    attribute_in(waits_last_first());
-    return finish();
+  // Attributes the waits `own` selects (by call), from the last to finish to the first; of
+  // two that finish together, the one with the larger call id first. A location's Leaves
+  // never decrease in a replay, so each location's waits are in that order already when read
+  // backwards: merged, not sorted.
+  template <typename Own>
+  void attribute_own(Own&& own) {
+    struct Head {
+      TimeNs leave;
+      std::uint32_t call;
+      std::uint32_t index, first;  // into waits_: this wait, its location's first wait
+      bool operator<(const Head& o) const {
+        return leave != o.leave ? leave < o.leave : call < o.call;
+      }
+    };
+    std::priority_queue<Head> heads;
+    const auto push = [&](std::uint32_t index, std::uint32_t first) {
+      heads.push({calls_.leave(waits_[index]), calls_.global(waits_[index]), index, first});
+    };
+    for (std::size_t loc = 0; loc + 1 < loc_first_wait_.size(); ++loc)
+      if (loc_first_wait_[loc + 1] > loc_first_wait_[loc])
+        push(loc_first_wait_[loc + 1] - 1, loc_first_wait_[loc]);
+    while (!heads.empty()) {
+      const Head head = heads.top();
+      heads.pop();
+      if (own(head.call)) {
+        attribute(head.index);
+        ++costs_.waits;
+      }
+      if (head.index > head.first) push(head.index - 1, head.first);
+    }
   }
 
-  // The waits (indexes into waits_) in `order`.
-  void attribute_in(std::span<const std::uint32_t> order) {
-    for (const std::uint32_t w : order) attribute(w);
-  }
-
-  DelayCosts finish() {
-    costs_.waits = waits_.size();
-    return std::move(costs_);
-  }
-
-  // What the waits attributed so far passed on to the segments of the calls and to the waits
-  // `before` selects (by global call), and the sums they add to: what a slice of time hands the
-  // slice before it.
-  template <typename Before>
-  DelayHandover hand_back(Before&& before) const {
-    DelayHandover out;
-    for (std::uint32_t g = 0; g < graph_.calls(); ++g)
-      if (before(g) &&
-          (costs_.short_term[g] != 0 || costs_.long_term[g] != 0 || costs_.largest_charge[g] != 0))
-        out.segments.push_back(
-            {g, costs_.short_term[g], costs_.long_term[g], costs_.largest_charge[g]});
+  DelayHandover hand_back(const std::function<bool(std::uint32_t)>& before) const {
+    DelayHandover out = passed_through_;
+    for (std::uint32_t r = 0; r < calls_.calls(); ++r)
+      if ((costs_.short_term[r] != 0 || costs_.long_term[r] != 0 ||
+           costs_.largest_charge[r] != 0) &&
+          before(calls_.global(r)))
+        out.segments.push_back({calls_.global(r), costs_.short_term[r], costs_.long_term[r],
+                                costs_.largest_charge[r]});
     for (std::uint32_t k = 0; k < waits_.size(); ++k)
-      if (before(waits_[k]) && (propagated_[k] != 0 || origin_[k] != kNone))
-        out.waits.push_back({waits_[k], propagated_[k], origin_[k], origin_share_[k]});
+      if ((propagated_[k] != 0 || origin_loc_[k] != kNone) && before(calls_.global(waits_[k])))
+        out.waits.push_back({calls_.global(waits_[k]), propagated_[k], origin_loc_[k],
+                             origin_site_[k], origin_share_[k]});
     out.charges = costs_.charges;
     out.total_wait = costs_.total_wait;
     out.residual = costs_.residual;
     return out;
   }
 
-  // Goes on from what the slices after this one handed back.
-  void take_over(const DelayHandover& in) {
+  void take_over(DelayHandover in) {
     for (const DelayHandover::Segment& s : in.segments) {
-      costs_.short_term[s.call] = s.short_term;
-      costs_.long_term[s.call] = s.long_term;
-      costs_.largest_charge[s.call] = s.largest_charge;
+      const std::uint32_t r = calls_.local(s.call);
+      if (r == kNone) {
+        passed_through_.segments.push_back(s);
+        continue;
+      }
+      costs_.short_term[r] = s.short_term;
+      costs_.long_term[r] = s.long_term;
+      costs_.largest_charge[r] = s.largest_charge;
     }
     for (const DelayHandover::Wait& w : in.waits) {
-      const std::uint32_t k = first_wait_from(graph_.call_loc[w.call], w.call);
+      const std::uint32_t r = calls_.local(w.call);
+      if (r == kNone) {
+        passed_through_.waits.push_back(w);
+        continue;
+      }
+      const std::uint32_t k = first_wait_from(calls_.call_loc(r), r);
+      if (k == waits_.size() || waits_[k] != r)
+        throw std::invalid_argument(
+            "delay handover: waiting passed on to a call that did not wait");
       propagated_[k] = w.propagated;
-      origin_[k] = w.origin;
+      origin_loc_[k] = w.origin_loc;
+      origin_site_[k] = w.origin_site;
       origin_share_[k] = w.origin_share;
     }
     for (const WaitCharge& c : in.charges) {
@@ -140,55 +256,21 @@ class DelayAnalysis {
     costs_.residual = in.residual;
   }
 
-  // The waits (indexes into waits_) from the last to finish to the first; of two that finish
-  // together, the one with the larger call id first. A location's Leaves never decrease in a
-  // replay, so each location's waits are in that order already when read backwards: merged,
-  // not sorted.
-  std::vector<std::uint32_t> waits_last_first() const {
-    struct Head {
-      TimeNs leave;
-      std::uint32_t call;
-      std::uint32_t index, first;  // into waits_: this wait, its location's first wait
-      bool operator<(const Head& o) const {
-        return leave != o.leave ? leave < o.leave : call < o.call;
-      }
-    };
-    std::priority_queue<Head> heads;
-    const auto push = [&](std::uint32_t index, std::uint32_t first) {
-      heads.push({times_.leave(waits_[index]), waits_[index], index, first});
-    };
-    for (std::size_t loc = 0; loc + 1 < loc_first_wait_.size(); ++loc)
-      if (loc_first_wait_[loc + 1] > loc_first_wait_[loc])
-        push(loc_first_wait_[loc + 1] - 1, loc_first_wait_[loc]);
-    std::vector<std::uint32_t> order;
-    order.reserve(waits_.size());
-    while (!heads.empty()) {
-      const Head head = heads.top();
-      heads.pop();
-      order.push_back(head.index);
-      if (head.index > head.first) push(head.index - 1, head.first);
-    }
-    return order;
-  }
-
-  // The call of wait k, and the wait of a call that waited.
-  std::uint32_t wait_call(std::uint32_t k) const { return waits_[k]; }
-  std::uint32_t wait_index(std::uint32_t call) const {
-    return first_wait_from(graph_.call_loc[call], call);
-  }
-
   const DelayCosts& costs() const { return costs_; }
+  DelayCosts finish() { return std::move(costs_); }
+  const Calls& calls() const { return calls_; }
 
  private:
   // The calls that waited, by location and then call (waits_), and where each location's
   // waits begin (loc_first_wait_). What is passed on from wait to wait is kept per wait, not per
   // call: most calls do not wait.
   void list_waits() {
-    loc_first_wait_.reserve(graph_.loc_first_call.size());
-    for (std::uint32_t loc = 0; loc + 1 < graph_.loc_first_call.size(); ++loc) {
+    const std::span<const std::uint32_t> first = calls_.loc_first_call();
+    loc_first_wait_.reserve(first.size());
+    for (std::uint32_t loc = 0; loc + 1 < first.size(); ++loc) {
       loc_first_wait_.push_back(static_cast<std::uint32_t>(waits_.size()));
-      for (std::uint32_t g = graph_.loc_first_call[loc]; g < graph_.loc_first_call[loc + 1]; ++g)
-        if (times_.wait(g) > 0) waits_.push_back(g);
+      for (std::uint32_t g = first[loc]; g < first[loc + 1]; ++g)
+        if (calls_.wait(g) > 0) waits_.push_back(g);
     }
     loc_first_wait_.push_back(static_cast<std::uint32_t>(waits_.size()));
   }
@@ -200,45 +282,29 @@ class DelayAnalysis {
     return static_cast<std::uint32_t>(std::lower_bound(begin, end, g) - waits_.begin());
   }
 
-  TimeNs segment(std::uint32_t g) const { return graph_.segment(g); }
-
-  // First global call of the synchronization interval that ends at call g, towards `rank`.
-  std::uint32_t interval_begin(std::uint32_t g, std::int32_t rank) const {
-    const std::uint32_t loc = graph_.call_loc[g];
-    const std::uint32_t first = graph_.loc_first_call[loc];
-    const Location& l = trace_.locations[loc];
-    std::uint32_t limit =
-        g - first > options_.max_interval_calls ? g - options_.max_interval_calls : first;
-    for (std::uint32_t c = g; c > limit; --c)
-      if (communicates_with(l, c - 1 - first, rank)) return c;
-    return limit;
-  }
-
   // The wait waits_[wait].
   void attribute(std::uint32_t wait) {
     const std::uint32_t w = waits_[wait];
-    const std::uint32_t s = times_.waited_for[w];
-    const double direct = static_cast<double>(times_.wait(w));
+    const std::uint32_t s = calls_.waited_for(w);
+    const double direct = static_cast<double>(calls_.wait(w));
     const double propagated = propagated_[wait];
     costs_.total_wait += direct;
-    const Location& waiter = trace_.locations[graph_.call_loc[w]];
-    const Location& delayer = trace_.locations[graph_.call_loc[s]];
-    if (graph_.call_loc[w] == graph_.call_loc[s]) {
+    if (calls_.call_loc(w) == calls_.call_loc(s)) {
       costs_.residual += direct + propagated;
       return;
     }
-    const std::uint32_t d0 = interval_begin(s, waiter.rank);
-    const std::uint32_t w0 = interval_begin(w, delayer.rank);
+    const std::uint32_t d0 = calls_.delayer_begin(w);
+    const std::uint32_t w0 = calls_.waiter_begin(w);
 
     TimeNs delayer_wait = 0, waiter_wait = 0;
     for (std::uint32_t d = d0; d <= s; ++d) {
-      add_excess(d, segment(d));
-      delayer_time_[types_.type_of_call[d]] += segment(d);
-      if (d < s) delayer_wait += times_.wait(d);
+      add_excess(d, calls_.segment(d));
+      delayer_time_[calls_.type(d)] += calls_.segment(d);
+      if (d < s) delayer_wait += calls_.wait(d);
     }
     for (std::uint32_t v = w0; v <= w; ++v) {
-      add_excess(v, -segment(v));
-      if (v < w) waiter_wait += times_.wait(v);
+      add_excess(v, -calls_.segment(v));
+      if (v < w) waiter_wait += calls_.wait(v);
     }
     double total_excess = 0;
     for (const std::uint32_t t : touched_)
@@ -250,31 +316,33 @@ class DelayAnalysis {
       costs_.residual += direct + propagated;
     } else {
       for (std::uint32_t d = d0; d <= s; ++d) {
-        const std::uint32_t t = types_.type_of_call[d];
+        const std::uint32_t t = calls_.type(d);
         if (excess_[t] <= 0 || delayer_time_[t] <= 0) continue;
         const double share = static_cast<double>(excess_[t]) / total_excess *
-                             static_cast<double>(segment(d)) /
+                             static_cast<double>(calls_.segment(d)) /
                              static_cast<double>(delayer_time_[t]);
         costs_.largest_charge[d] =
             std::max(costs_.largest_charge[d], static_cast<float>(direct * share));
         costs_.short_term[d] += direct * share;
         costs_.long_term[d] += propagated * share;
-        charge(d, w, direct * share, 0);
-        if (propagated > 0) charge(d, origin_[wait], 0, propagated * share);
+        charge(d, calls_.call_loc(w), calls_.site(w), direct * share, 0);
+        if (propagated > 0) charge(d, origin_loc_[wait], origin_site_[wait], 0, propagated * share);
       }
       if (wait_excess > 0) {
         const double passed_on = (direct + propagated) * wait_excess / total_excess;
         // The delayer's waits in [d0, s), in call order.
-        const std::uint32_t delayer_loc = graph_.call_loc[s];
+        const std::uint32_t delayer_loc = calls_.call_loc(s);
         for (std::uint32_t k = first_wait_from(delayer_loc, d0);
              k < loc_first_wait_[delayer_loc + 1] && waits_[k] < s; ++k) {
-          const TimeNs waited = times_.wait(waits_[k]);
+          const TimeNs waited = calls_.wait(waits_[k]);
           const double part =
               passed_on * static_cast<double>(waited) / static_cast<double>(delayer_wait);
           propagated_[k] += part;
           if (part > origin_share_[k]) {
             origin_share_[k] = part;
-            origin_[k] = direct >= propagated ? w : origin_[wait];
+            const bool own = direct >= propagated;
+            origin_loc_[k] = own ? calls_.call_loc(w) : origin_loc_[wait];
+            origin_site_[k] = own ? calls_.site(w) : origin_site_[wait];
           }
         }
       }
@@ -284,20 +352,21 @@ class DelayAnalysis {
     ++epoch_;
   }
 
-  // Adds to the charge of the segment ending at call d for the wait at call w.
-  void charge(std::uint32_t d, std::uint32_t w, double short_term, double long_term) {
-    const std::uint32_t d_loc = graph_.call_loc[d], w_loc = graph_.call_loc[w];
-    const std::uint32_t site = trace_.locations[w_loc].call_callsite[graph_.local(w)];
-    const ChargeKey key{pair_key(d_loc, types_.type_of_call[d]), pair_key(w_loc, site)};
+  // Adds to the charge of the segment ending at call d for the waits at call site `site` on
+  // location `wait_loc`.
+  void charge(std::uint32_t d, std::uint32_t wait_loc, std::uint32_t site, double short_term,
+              double long_term) {
+    const std::uint32_t d_loc = calls_.call_loc(d), type = calls_.type(d);
+    const ChargeKey key{pair_key(d_loc, type), pair_key(wait_loc, site)};
     const auto next = static_cast<std::uint32_t>(costs_.charges.size());
     const std::uint32_t index = charge_index_.insert(key, next);
-    if (index == next) costs_.charges.push_back({d_loc, types_.type_of_call[d], w_loc, site, 0, 0});
+    if (index == next) costs_.charges.push_back({d_loc, type, wait_loc, site, 0, 0});
     costs_.charges[index].short_term += short_term;
     costs_.charges[index].long_term += long_term;
   }
 
   void add_excess(std::uint32_t g, TimeNs time) {
-    const std::uint32_t t = types_.type_of_call[g];
+    const std::uint32_t t = calls_.type(g);
     if (seen_[t] != epoch_) {
       seen_[t] = epoch_;
       touched_.push_back(t);
@@ -305,17 +374,16 @@ class DelayAnalysis {
     excess_[t] += time;
   }
 
-  const Trace& trace_;
-  const ReplayGraph& graph_;
-  const SegmentTypes& types_;
-  const ReplayTimes& times_;
-  const DelayOptions& options_;
+  Calls calls_;
   DelayCosts costs_;
-  std::vector<std::uint32_t> waits_;           // global calls that waited, by location, call
+  DelayHandover passed_through_;               // what concerns calls outside the window, to hand on
+  std::vector<std::uint32_t> waits_;           // calls that waited, by location, call
   std::vector<std::uint32_t> loc_first_wait_;  // by location: its first in waits_
   std::vector<double> propagated_;             // by wait: waiting passed on to it, in ns
-  std::vector<std::uint32_t> origin_;  // by wait: the wait (call) its largest part came from
-  std::vector<double> origin_share_;   // by wait: that part, in ns
+  // By wait: the location and call site of the wait its largest part came from, and that
+  // part in ns.
+  std::vector<std::uint32_t> origin_loc_, origin_site_;
+  std::vector<double> origin_share_;
   FlatMap<ChargeKey, ChargeKeyHash> charge_index_{64};  // into costs_.charges
   std::vector<TimeNs> excess_;                          // by segment type, for the interval at hand
   std::vector<TimeNs> delayer_time_;    // by segment type: the delayer's time in the interval
@@ -326,54 +394,141 @@ class DelayAnalysis {
 
 }  // namespace
 
+std::uint32_t interval_begin(const Location& l, std::uint32_t call, std::int32_t rank,
+                             const DelayOptions& options) {
+  const std::uint32_t limit =
+      call > options.max_interval_calls ? call - options.max_interval_calls : 0;
+  for (std::uint32_t c = call; c > limit; --c)
+    if (communicates_with(l, c - 1, rank)) return c;
+  return limit;
+}
+
 DelayCosts delay_costs(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types,
                        const ReplayTimes& times, const DelayOptions& options) {
-  return DelayAnalysis(trace, graph, types, times, options).run();
+  DelayAnalysis analysis(WholeTraceCalls(trace, graph, types, times, options), types.types());
+  analysis.attribute_own([](std::uint32_t) { return true; });
+  return analysis.finish();
+}
+
+struct DelaySlice::Analysis : DelayAnalysis<WindowCalls> {
+  using DelayAnalysis<WindowCalls>::DelayAnalysis;
+};
+
+DelaySlice::DelaySlice(DelayWindow window, std::size_t types, const DelayOptions&)
+    : analysis_(std::make_unique<Analysis>(WindowCalls(std::move(window)), types)) {}
+DelaySlice::DelaySlice(DelaySlice&&) noexcept = default;
+DelaySlice::~DelaySlice() = default;
+
+void DelaySlice::take_over(DelayHandover in) {
+  analysis_->take_over(std::move(in));
+}
+void DelaySlice::attribute(const std::function<bool(std::uint32_t)>& own) {
+  analysis_->attribute_own(own);
+}
+DelayHandover DelaySlice::hand_back(const std::function<bool(std::uint32_t)>& before) const {
+  return analysis_->hand_back(before);
+}
+const DelayCosts& DelaySlice::costs() const {
+  return analysis_->costs();
+}
+const DelayWindow& DelaySlice::window() const {
+  return analysis_->calls().window();
+}
+
+DelayWindowRuns::DelayWindowRuns(const SliceCuts& cuts) : locations(cuts.locations) {
+  const std::size_t slices = cuts.slices();
+  first.resize(slices * locations);
+  end.resize(slices * locations);
+  for (std::size_t s = 0; s < slices; ++s)
+    for (std::size_t loc = 0; loc < locations; ++loc) {
+      // The slice's calls and the next one, whose segment it enters.
+      const std::uint32_t last = cuts.row(slices)[loc];
+      first[s * locations + loc] = cuts.row(s)[loc];
+      end[s * locations + loc] = std::min(cuts.row(s + 1)[loc] + 1, last);
+      if (first[s * locations + loc] > end[s * locations + loc])
+        end[s * locations + loc] = first[s * locations + loc];
+    }
+}
+
+void DelayWindowRuns::need(std::size_t slice, std::uint32_t loc, std::uint32_t call,
+                           const DelayRow& row, std::uint32_t delayer_loc) {
+  const auto add = [&](std::uint32_t l, std::uint32_t from, std::uint32_t to) {
+    std::uint32_t& f = first[slice * locations + l];
+    std::uint32_t& e = end[slice * locations + l];
+    f = std::min(f, from);
+    e = std::max(e, to + 1);
+  };
+  add(loc, row.waiter_begin, call);
+  add(delayer_loc, row.delayer_begin, row.waited_for);
+}
+
+DelayWindow delay_window(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types,
+                         const ReplayTimes& times, const DelayWindowRuns& runs, std::size_t s,
+                         const DelayOptions& options) {
+  const WholeTraceCalls calls(trace, graph, types, times, options);
+  DelayWindow window;
+  for (std::size_t loc = 0; loc < runs.locations; ++loc) {
+    window.first.push_back(runs.first[s * runs.locations + loc]);
+    window.end.push_back(runs.end[s * runs.locations + loc]);
+    for (std::uint32_t g = window.first.back(); g < window.end.back(); ++g) {
+      DelayRow row{calls.segment(g), calls.wait(g), calls.leave(g), calls.type(g), calls.site(g)};
+      if (row.wait > 0) {
+        row.waited_for = calls.waited_for(g);
+        row.waiter_begin = calls.waiter_begin(g);
+        row.delayer_begin = calls.delayer_begin(g);
+      }
+      window.rows.push_back(row);
+    }
+  }
+  return window;
 }
 
 DelayCosts delay_costs_in_slices(const Trace& trace, const ReplayGraph& graph,
                                  const SegmentTypes& types, const ReplayTimes& times,
                                  const SliceCuts& cuts, const DelayOptions& options) {
   const std::vector<std::uint32_t> slice = slice_of_calls(graph, cuts);
-  std::vector<std::uint32_t> order;
+  // Each slice's window: its own runs, and what its waits read.
+  DelayWindowRuns runs(cuts);
   {
-    const DelayAnalysis lists(trace, graph, types, times, options);
-    order = lists.waits_last_first();
-    for (std::uint32_t& k : order) k = lists.wait_call(k);
+    const WholeTraceCalls calls(trace, graph, types, times, options);
+    for (std::uint32_t g = 0; g < graph.calls(); ++g)
+      if (calls.wait(g) > 0) {
+        const DelayRow row{.waited_for = calls.waited_for(g),
+                           .waiter_begin = calls.waiter_begin(g),
+                           .delayer_begin = calls.delayer_begin(g)};
+        runs.need(slice[g], graph.call_loc[g], g, row, graph.call_loc[row.waited_for]);
+      }
   }
   DelayCosts result;
   result.short_term.assign(graph.calls(), 0);
   result.long_term.assign(graph.calls(), 0);
   result.largest_charge.assign(graph.calls(), 0);
   DelayHandover handed;
-  std::size_t next = 0;  // into order: the last wait of the slice at hand
   for (std::size_t s = cuts.slices(); s-- > 0;) {
-    // A slice of its own for each, as each process of a divided analysis would hold: only what
-    // is handed back comes from the slices after.
-    DelayAnalysis analysis(trace, graph, types, times, options);
-    analysis.take_over(handed);
-    std::vector<std::uint32_t> waits;  // of this slice, as indexes of the analysis
-    for (; next < order.size() && slice[order[next]] == s; ++next)
-      waits.push_back(analysis.wait_index(order[next]));
-    analysis.attribute_in(waits);
-    // The segments that belong to this slice have had every charge: a wait charges only
-    // segments that begin before it ends, and the waits of the earlier slices, still to come,
-    // end before this slice's segments begin.
-    const DelayCosts& costs = analysis.costs();
-    for (std::uint32_t g = 0; g < graph.calls(); ++g)
-      if (entered_in(graph, slice, g) == s) {
-        result.short_term[g] = costs.short_term[g];
-        result.long_term[g] = costs.long_term[g];
-        result.largest_charge[g] = costs.largest_charge[g];
-      }
+    DelaySlice part(delay_window(trace, graph, types, times, runs, s, options), types.types(),
+                    options);
+    part.take_over(std::move(handed));
+    part.attribute([&](std::uint32_t g) { return slice[g] == s; });
+    // The segments entered in this slice have had every charge: a wait charges only segments
+    // that begin before it ends, and the waits of the earlier slices, still to come, end
+    // before this slice's segments begin.
+    const DelayCosts& costs = part.costs();
+    const DelayWindow& window = part.window();
+    std::uint32_t r = 0;
+    for (std::size_t loc = 0; loc < window.first.size(); ++loc)
+      for (std::uint32_t g = window.first[loc]; g < window.end[loc]; ++g, ++r)
+        if (entered_in(graph, slice, g) == s) {
+          result.short_term[g] = costs.short_term[r];
+          result.long_term[g] = costs.long_term[r];
+          result.largest_charge[g] = costs.largest_charge[r];
+        }
+    result.waits += costs.waits;
     if (s == 0) {
-      DelayCosts last = analysis.finish();
-      result.total_wait = last.total_wait;
-      result.residual = last.residual;
-      result.waits = last.waits;
-      result.charges = std::move(last.charges);
+      result.total_wait = costs.total_wait;
+      result.residual = costs.residual;
+      result.charges = costs.charges;
     } else {
-      handed = analysis.hand_back([&](std::uint32_t g) { return entered_in(graph, slice, g) < s; });
+      handed = part.hand_back([&](std::uint32_t g) { return entered_in(graph, slice, g) < s; });
     }
   }
   return result;

@@ -19,6 +19,8 @@
 // time, clock error), so short + long + residual = total wait.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <vector>
 
 #include "compute_segments.h"
@@ -58,16 +60,111 @@ struct DelayOptions {
 DelayCosts delay_costs(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types,
                        const ReplayTimes& times, const DelayOptions& options = {});
 
-// The same in slices of time (replay_slices.h), cut at the Leaves of `times`
-// (cut_at_replayed_leaves), from the last slice to the first, as the processes of a divided
-// analysis would go. A wait is attributed in its slice; the segments and waits it charges end
-// before it, so belong to its slice or earlier ones. Each slice reads of the earlier ones only
-// the calls back to its waits' synchronization intervals, and hands the slice before it what
-// its waits charged to that one and earlier ones, with the sums (total wait, residual, the
-// caused waits), which that slice goes on adding to: the same costs as delay_costs, to the
-// bit.
+// What one slice of time of the delay analysis reads of one call, whoever holds the call: a
+// divided analysis's processes each attribute one slice, from rows their holders send.
+struct DelayRow {
+  TimeNs segment = 0;          // the compute segment before the call
+  TimeNs wait = 0;             // replayed waiting for another call; 0 when it did not wait
+  TimeNs leave = 0;            // replayed
+  std::uint32_t type = 0;      // the segment's type
+  std::uint32_t site = kNone;  // the call's call site
+  // When it waited (global ids): the call it waited for; the first call of the
+  // synchronization interval that ends at it, towards the waited-for call's rank; and of the
+  // one that ends at the waited-for call, towards this call's rank (interval_begin).
+  std::uint32_t waited_for = kNone, waiter_begin = 0, delayer_begin = 0;
+};
+
+// The calls one slice of the delay analysis reads: of each location a run [first, end) of
+// consecutive calls (global ids), their rows location by location.
+struct DelayWindow {
+  std::vector<std::uint32_t> first, end;  // by location
+  std::vector<DelayRow> rows;
+};
+
+// The first call (index on location l) of the synchronization interval that ends at its call
+// `call`, towards `rank`: the call after the last one before it that communicates with the
+// rank (a point-to-point record with it, or any collective), at most max_interval_calls back.
+std::uint32_t interval_begin(const Location& l, std::uint32_t call, std::int32_t rank,
+                             const DelayOptions& options);
+
+// What the waits of the slices of time after one hand it back: the costs they charged to
+// segments entered before it, the waiting they passed on to its waits and earlier ones (by
+// global call), and the sums they added to, to be added to in the same order.
+struct DelayHandover {
+  struct Segment {
+    std::uint32_t call = 0;
+    double short_term = 0, long_term = 0;
+    float largest_charge = 0;
+  };
+  struct Wait {
+    std::uint32_t call = 0;
+    double propagated = 0;
+    // The wait its largest part came from: its location (kNone: none yet) and call site.
+    std::uint32_t origin_loc = kNone, origin_site = kNone;
+    double origin_share = 0;
+  };
+  std::vector<Segment> segments;
+  std::vector<Wait> waits;
+  std::vector<WaitCharge> charges;  // in the order they were first charged
+  double total_wait = 0, residual = 0;
+};
+
+// One slice of time of the delay analysis, from its window: it goes on from what the slices
+// after it hand back, attributes its own waits (those that leave in it), and hands the slice
+// before it what they charged to that one and earlier ones. A wait charges only segments that
+// begin before it ends and passes waiting on only to waits that end before it, so that
+// attributed from the last slice to the first, each from its window and the handovers, the
+// waits cost what delay_costs gives them, to the bit.
+class DelaySlice {
+ public:
+  DelaySlice(DelayWindow window, std::size_t types, const DelayOptions& options = {});
+  DelaySlice(DelaySlice&&) noexcept;
+  ~DelaySlice();
+
+  // Takes over what the slice after handed back; what concerns calls outside the window is
+  // handed on as it came.
+  void take_over(DelayHandover in);
+  // Attributes the window's waits that `own` (a global call) selects, from the last to
+  // finish to the first.
+  void attribute(const std::function<bool(std::uint32_t)>& own);
+  // What is handed back to the slice before: of the segments and waits that `before` (a
+  // global call) selects, and the sums.
+  DelayHandover hand_back(const std::function<bool(std::uint32_t)>& before) const;
+
+  // The window's costs by row (short_term, long_term, largest_charge), the sums so far, and
+  // the number of waits `attribute` attributed.
+  const DelayCosts& costs() const;
+  const DelayWindow& window() const;
+
+ private:
+  struct Analysis;
+  std::unique_ptr<Analysis> analysis_;
+};
+
+// The same as delay_costs in slices of time cut at the Leaves of `times`
+// (cut_at_replayed_leaves), from the last slice to the first, each slice a DelaySlice of its
+// own from its window (delay_window) and what the slices after it hand back, as the processes
+// of a divided analysis go.
 DelayCosts delay_costs_in_slices(const Trace& trace, const ReplayGraph& graph,
                                  const SegmentTypes& types, const ReplayTimes& times,
                                  const SliceCuts& cuts, const DelayOptions& options = {});
+
+// The runs of calls each slice of the delay analysis reads, by slice and location (rows of
+// `locations` entries, as SliceCuts): at least the calls whose segments the slice owns (those
+// entered in it) and the slice's own calls; each of its waits adds the calls back to its two
+// synchronization intervals and up to the call it waited for.
+struct DelayWindowRuns {
+  std::size_t locations = 0;
+  std::vector<std::uint32_t> first, end;  // row t: slice t's runs
+  explicit DelayWindowRuns(const SliceCuts& cuts);
+  // Adds what the wait at global call `call` of slice `slice`, on location `loc`, needs.
+  void need(std::size_t slice, std::uint32_t loc, std::uint32_t call, const DelayRow& row,
+            std::uint32_t delayer_loc);
+};
+
+// Slice s's window from the whole trace and its replay.
+DelayWindow delay_window(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types,
+                         const ReplayTimes& times, const DelayWindowRuns& runs, std::size_t s,
+                         const DelayOptions& options = {});
 
 }  // namespace collwrap

@@ -270,5 +270,28 @@ TEST(DelayCosts, InSlicesOfTimeTheCostsAreTheSameToTheBit) {
   EXPECT_TRUE(passed_on);
 }
 
+// A slice whose window lacks the calls back to its waits' synchronization intervals says so
+// rather than attributing from the wrong calls.
+TEST(DelayCosts, AWindowWithoutTheCallsAWaitReadsIsRefused) {
+  const Analysed a(delay_chain());
+  const std::size_t slices = 3;
+  const SliceCuts cuts = cut_at_replayed_leaves(a.run.graph, a.times, slices);
+  const std::vector<std::uint32_t> slice = slice_of_calls(a.run.graph, cuts);
+  bool refused = false;
+  for (std::size_t s = 1; s < slices; ++s) {
+    // The slice's own runs of calls only, none of the calls its waits read before them.
+    DelaySlice part(
+        delay_window(a.run.trace, a.run.graph, a.types, a.times, DelayWindowRuns(cuts), s),
+        a.types.types());
+    try {
+      part.attribute([&](std::uint32_t g) { return slice[g] == s; });
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("outside the window"), std::string::npos);
+      refused = true;
+    }
+  }
+  EXPECT_TRUE(refused);
+}
+
 }  // namespace
 }  // namespace collwrap::testing
