@@ -26,17 +26,25 @@ std::uint32_t SliceIndex::entered_in(std::uint32_t g) const {
   return g == facts_.loc_first_call[location_of(g)] ? 0 : slice_of(g - 1);
 }
 
-std::vector<TimeNs> leave_samples(const Trace& trace, const LocationRange& held, std::size_t most) {
-  const std::size_t end = std::min(held.end, trace.locations.size());
-  std::size_t calls = 0;
-  for (std::size_t loc = held.first; loc < end; ++loc) calls += trace.locations[loc].calls();
+LeaveOf recorded_leaves(const Trace& trace, const WholeTraceFacts& facts) {
+  return [&trace, &facts](std::uint32_t g) {
+    const auto& first = facts.loc_first_call;
+    const auto loc = static_cast<std::size_t>(std::upper_bound(first.begin(), first.end(), g) -
+                                              first.begin() - 1);
+    return trace.locations[loc].call_leave[g - first[loc]];
+  };
+}
+
+std::vector<TimeNs> leave_samples(const WholeTraceFacts& facts, const LocationRange& held,
+                                  const LeaveOf& leave_of, std::size_t most) {
+  const std::size_t end = std::min(held.end, facts.loc_first_call.size() - 1);
+  if (held.first >= end) return {};
+  const std::uint32_t first = facts.loc_first_call[held.first], last = facts.loc_first_call[end];
   const std::size_t step =
-      std::max<std::size_t>(1, (calls + most - 1) / std::max<std::size_t>(most, 1));
+      std::max<std::size_t>(1, (last - first + most - 1) / std::max<std::size_t>(most, 1));
   std::vector<TimeNs> samples;
-  std::size_t n = 0;
-  for (std::size_t loc = held.first; loc < end; ++loc)
-    for (const TimeNs leave : trace.locations[loc].call_leave)
-      if (n++ % step == 0) samples.push_back(leave);
+  for (std::uint32_t g = first; g < last; g += static_cast<std::uint32_t>(step))
+    samples.push_back(leave_of(g));
   return samples;
 }
 
@@ -48,18 +56,15 @@ std::vector<TimeNs> cut_instants(std::vector<TimeNs> samples, std::size_t slices
   return instants;
 }
 
-SliceCuts cut_held_locations(const Trace& trace, const LocationRange& held,
-                             const WholeTraceFacts& facts, const std::vector<TimeNs>& instants) {
+SliceCuts cut_held_locations(const WholeTraceFacts& facts, const LocationRange& held,
+                             const std::vector<TimeNs>& instants, const LeaveOf& leave_of) {
   SliceCuts cuts;
   cuts.locations = facts.loc_first_call.size() - 1;
   const std::size_t slices = instants.size() + 1;
   cuts.first.assign((slices + 1) * cuts.locations, 0);
-  for (std::size_t loc = held.first; loc < std::min(held.end, cuts.locations); ++loc) {
-    const std::vector<TimeNs>& leave = trace.locations[loc].call_leave;
-    const std::uint32_t first = facts.loc_first_call[loc];
-    cut_location(cuts, loc, first, facts.loc_first_call[loc + 1], instants,
-                 [&](std::uint32_t g) { return leave[g - first]; });
-  }
+  for (std::size_t loc = held.first; loc < std::min(held.end, cuts.locations); ++loc)
+    cut_location(cuts, loc, facts.loc_first_call[loc], facts.loc_first_call[loc + 1], instants,
+                 leave_of);
   return cuts;
 }
 

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -51,15 +52,20 @@ class SliceIndex {
   const SliceCuts& cuts_;
 };
 
-// Up to `most` recorded Leaves of the `held` locations' calls, evenly spread over them.
-std::vector<TimeNs> leave_samples(const Trace& trace, const LocationRange& held,
-                                  std::size_t most = 4096);
+// A Leave by global call: of the calls as recorded (recorded_leaves), or as replayed.
+using LeaveOf = std::function<TimeNs(std::uint32_t)>;
+// The recorded Leaves of the calls of `trace`'s held locations.
+LeaveOf recorded_leaves(const Trace& trace, const WholeTraceFacts& facts);
+
+// Up to `most` Leaves of the `held` locations' calls, evenly spread over them.
+std::vector<TimeNs> leave_samples(const WholeTraceFacts& facts, const LocationRange& held,
+                                  const LeaveOf& leave_of, std::size_t most = 4096);
 // The instants that divide the samples of all processes into `slices` parts.
 std::vector<TimeNs> cut_instants(std::vector<TimeNs> samples, std::size_t slices);
-// The cuts of the `held` locations at `instants` (each at its first call whose recorded Leave
-// is at or after the instant); zeros for the other locations.
-SliceCuts cut_held_locations(const Trace& trace, const LocationRange& held,
-                             const WholeTraceFacts& facts, const std::vector<TimeNs>& instants);
+// The cuts of the `held` locations at `instants` (each at its first call whose Leave is at or
+// after the instant); zeros for the other locations.
+SliceCuts cut_held_locations(const WholeTraceFacts& facts, const LocationRange& held,
+                             const std::vector<TimeNs>& instants, const LeaveOf& leave_of);
 // Adds another process's cuts.
 void merge_cuts(SliceCuts& into, const SliceCuts& part);
 

@@ -33,9 +33,9 @@ WholeTraceFacts facts_in_job(const HeldShare& held) {
   return whole_trace_facts(facts);
 }
 
-// The instants that cut the run into one slice per process, from every process's samples.
-std::vector<TimeNs> instants_in_job(const HeldShare& held, int processes) {
-  const std::vector<TimeNs> mine = leave_samples(held.part.trace, held.part.held);
+// The instants that cut the run into one slice per process, from every process's samples
+// (`mine`, this process's).
+std::vector<TimeNs> instants_in_job(const std::vector<TimeNs>& mine, int processes) {
   const int count = static_cast<int>(mine.size());
   std::vector<int> counts(static_cast<std::size_t>(processes)), offsets(counts.size(), 0);
   MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
@@ -231,8 +231,11 @@ JobSlice slice_in_job(const MpiJob& job, const HeldShare& held) {
   slice.types = segment_types_in_job(held, facts, mine.segment_type);
   slice.type_time = type_time_in_job(mine, slice.types.types());
   slice.pop = pop_locations_in_job(held, facts, mine);
-  slice.cuts = cut_held_locations(held.part.trace, held.part.held, facts,
-                                  instants_in_job(held, static_cast<int>(processes)));
+  const LeaveOf recorded = recorded_leaves(held.part.trace, facts);
+  slice.cuts = cut_held_locations(
+      facts, held.part.held,
+      instants_in_job(leave_samples(facts, held.part.held, recorded), static_cast<int>(processes)),
+      recorded);
   allreduce(slice.cuts.first, MPI_UINT32_T, MPI_MAX);
   const SliceIndex index(facts, slice.cuts);
   GatedSlices gated = gated_slices(mine, index, facts.instances());

@@ -462,6 +462,13 @@ void DelayWindowRuns::need(std::size_t slice, std::uint32_t loc, std::uint32_t c
   add(delayer_loc, row.delayer_begin, row.waited_for);
 }
 
+void DelayWindowRuns::merge(const DelayWindowRuns& other) {
+  for (std::size_t k = 0; k < first.size() && k < other.first.size(); ++k) {
+    first[k] = std::min(first[k], other.first[k]);
+    end[k] = std::max(end[k], other.end[k]);
+  }
+}
+
 DelayWindow delay_window(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types,
                          const ReplayTimes& times, const DelayWindowRuns& runs, std::size_t s,
                          const DelayOptions& options) {

@@ -160,6 +160,8 @@ struct DelayWindowRuns {
   // Adds what the wait at global call `call` of slice `slice`, on location `loc`, needs.
   void need(std::size_t slice, std::uint32_t loc, std::uint32_t call, const DelayRow& row,
             std::uint32_t delayer_loc);
+  // Adds what another holder's waits need.
+  void merge(const DelayWindowRuns& other);
 };
 
 // Slice s's window from the whole trace and its replay.

@@ -1,0 +1,116 @@
+// The delay costs of a divided analysis (delay_costs.h) in slices of time, one per process, cut
+// at the Leaves of the replay as recorded: what each process computes and sends. Without MPI,
+// so that a job can be played out in one process by the tests; delay_costs_in_job
+// (sliced_delay_in_job.h) moves the pieces between the processes.
+//
+//   1. each process of the replay (sliced_replay.h) tells the holder of each location what the
+//      replay found of the calls it left there (replayed_for_holder): their Leaves and, of the
+//      calls that waited, how long and for which call; each holder puts its locations' together
+//      (HeldReplay::add);
+//   2. each holder samples its calls' replayed Leaves (leave_samples of HeldReplay::leave); all
+//      samples cut the run again (cut_instants), each holder cuts its locations there
+//      (cut_held_locations) and the cuts are added up (merge_cuts): the delay analysis's slices;
+//   3. each holder finds its waits' synchronization intervals (waiter_intervals): its own
+//      towards the waited-for call's rank, and asks the waited-for call's holder for that
+//      call's towards its rank (delayer_questions, answer_delayer_questions,
+//      take_delayer_answers);
+//   4. each holder marks the calls each slice's waits read (need_calls, merged by the least
+//      first and greatest end), and sends each slice's process its locations' rows of the
+//      slice's window (delay_rows_for_slice), which puts them together (merge_delay_rows);
+//   5. from the last slice to the first, each process attributes its slice's waits (DelaySlice)
+//      and hands the one before what they charged to earlier slices.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "delay_costs.h"
+#include "graph_rows.h"
+#include "replay_slices.h"
+#include "sliced_replay.h"
+
+namespace collwrap {
+
+// A call that waited in the replay: for which call and how long (global ids), and the first
+// calls of its synchronization intervals (DelayRow) once found.
+struct ReplayedWait {
+  std::uint32_t call = 0, waited_for = kNone;
+  TimeNs wait = 0;
+  std::uint32_t waiter_begin = 0, delayer_begin = 0;
+};
+
+// What one replay slice's process tells the holder of some locations: of each of them, in
+// location order, the Leaves of the calls the slice leaves; and the calls among them that
+// waited, by call.
+struct ReplayedPart {
+  std::vector<TimeNs> leave;
+  std::vector<ReplayedWait> waits;
+};
+ReplayedPart replayed_for_holder(const ReplaySlice& here, const LocationRange& held);
+
+// What a holder knows of the replay of its locations' calls, put together from every slice's
+// part.
+class HeldReplay {
+ public:
+  HeldReplay(const WholeTraceFacts& facts, const LocationRange& held);
+  // Slice s's part; `cuts` are the replay's slices.
+  void add(ReplayedPart part, const SliceCuts& cuts, std::size_t s);
+  // Once every part is in: the waits in call order.
+  void finish();
+
+  const LocationRange& held() const { return held_; }
+  TimeNs leave(std::uint32_t g) const { return leave_[g - first_call_]; }
+  std::vector<ReplayedWait>& waits() { return waits_; }
+  const std::vector<ReplayedWait>& waits() const { return waits_; }
+
+ private:
+  const WholeTraceFacts& facts_;
+  LocationRange held_;
+  std::uint32_t first_call_ = 0;
+  std::vector<TimeNs> leave_;  // by call from first_call_
+  std::vector<ReplayedWait> waits_;
+};
+
+// Of each wait of the holder, the waiter's synchronization interval (waiter_begin, towards the
+// waited-for call's rank), from the holder's trace. `trace`: the holder's, its locations whole,
+// every location's definitions.
+void waiter_intervals(HeldReplay& replay, const Trace& trace, const WholeTraceFacts& facts,
+                      const DelayOptions& options);
+
+// The question a holder asks the holder of a waited-for call: that call's synchronization
+// interval towards the waiter's rank.
+struct DelayerQuestion {
+  std::uint32_t call = 0;
+  std::int32_t rank = 0;
+};
+// By process (the holder of the waited-for call's location, `shares`), the questions of the
+// holder's waits, in the order of its waits.
+std::vector<std::vector<DelayerQuestion>> delayer_questions(
+    const HeldReplay& replay, const Trace& trace, const WholeTraceFacts& facts,
+    const std::vector<LocationRange>& shares);
+// The first calls of the intervals asked for, from the holder's trace.
+std::vector<std::uint32_t> answer_delayer_questions(const std::vector<DelayerQuestion>& questions,
+                                                    const Trace& trace,
+                                                    const WholeTraceFacts& facts,
+                                                    const DelayOptions& options);
+// Sets the holder's waits' delayer_begin from the answers, by process as asked.
+void take_delayer_answers(HeldReplay& replay, const WholeTraceFacts& facts,
+                          const std::vector<LocationRange>& shares,
+                          const std::vector<std::vector<std::uint32_t>>& answers);
+
+// The runs of calls each delay slice reads (DelayWindowRuns), with what the holder's waits add:
+// merged over the holders by the least first and the greatest end.
+void need_calls(DelayWindowRuns& runs, const HeldReplay& replay, const SliceIndex& index);
+
+// Slice s's window with its runs and room for every row, before any holder's are merged.
+DelayWindow empty_delay_window(const DelayWindowRuns& runs, std::size_t s);
+// The rows of the holder's locations in slice s's window, in location order: from the holder's
+// rows (segments and their types), its trace (call sites) and its replay.
+std::vector<DelayRow> delay_rows_for_slice(const HeldReplay& replay, const GraphRows& rows,
+                                           const Trace& trace, const WholeTraceFacts& facts,
+                                           const DelayWindowRuns& runs, std::size_t s);
+// Puts the rows a holder of `held` sent in their place.
+void merge_delay_rows(DelayWindow& into, std::span<const DelayRow> rows, const LocationRange& held);
+
+}  // namespace collwrap

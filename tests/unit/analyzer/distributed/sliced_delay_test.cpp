@@ -1,0 +1,157 @@
+// The delay costs of a divided analysis in slices of time, one per process (sliced_delay.h),
+// played out in one process after the sliced replay (played_job.h): the holders learn the
+// replay of their calls, cut the run again at the replayed Leaves, find their waits'
+// synchronization intervals (asking each other for the delayers'), send each slice's process
+// the rows of its window, and the slices attribute their waits from the last to the first.
+// Every call's costs, the sums and the charges must be the analyzer alone's, to the bit, on
+// every division of the traces.
+#include "sliced_delay.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "played_job.h"
+#include "synthetic_runs.h"
+
+namespace collwrap {
+namespace {
+
+DelayCosts play_delay_costs(PlayedJob& job, const SegmentTypes& types,
+                            const DelayOptions& options) {
+  const std::size_t processes = job.shares.size();
+  const WholeTraceFacts& facts = job.facts;
+  const std::vector<PartialTrace>& parts = job.divided->parts;
+  // The segment types of each holder's calls, as the job numbers them.
+  for (GraphRows& rows : job.rows)
+    rows.segment_type.assign(types.type_of_call.begin() + rows.first_call,
+                             types.type_of_call.begin() + rows.first_call + rows.calls());
+
+  // 1. What the replay found, to the holders.
+  std::vector<HeldReplay> held;
+  for (std::size_t p = 0; p < processes; ++p) held.emplace_back(facts, job.shares[p]);
+  for (std::size_t s = 0; s < processes; ++s)
+    for (std::size_t p = 0; p < processes; ++p)
+      held[p].add(replayed_for_holder(job.slices[s], job.shares[p]), job.cuts, s);
+  for (HeldReplay& h : held) h.finish();
+
+  // 2. The delay analysis's slices, at the replayed Leaves.
+  const auto replayed = [&](std::size_t p) {
+    return [&h = held[p]](std::uint32_t g) { return h.leave(g); };
+  };
+  std::vector<TimeNs> samples;
+  for (std::size_t p = 0; p < processes; ++p)
+    for (const TimeNs t : leave_samples(facts, job.shares[p], replayed(p), 8)) samples.push_back(t);
+  const std::vector<TimeNs> instants = cut_instants(samples, processes);
+  SliceCuts cuts;
+  for (std::size_t p = 0; p < processes; ++p)
+    merge_cuts(cuts, cut_held_locations(facts, job.shares[p], instants, replayed(p)));
+  const SliceIndex index(facts, cuts);
+
+  // 3. The synchronization intervals: asked[p][q], process p's questions to process q.
+  std::vector<std::vector<std::vector<DelayerQuestion>>> asked;
+  for (std::size_t p = 0; p < processes; ++p) {
+    waiter_intervals(held[p], parts[p].trace, facts, options);
+    asked.push_back(delayer_questions(held[p], parts[p].trace, facts, job.shares));
+  }
+  for (std::size_t p = 0; p < processes; ++p) {
+    std::vector<std::vector<std::uint32_t>> answers;
+    for (std::size_t q = 0; q < processes; ++q)
+      answers.push_back(answer_delayer_questions(asked[p][q], parts[q].trace, facts, options));
+    take_delayer_answers(held[p], facts, job.shares, answers);
+  }
+
+  // 4. Each slice's window, its rows from every holder.
+  DelayWindowRuns runs(cuts);
+  for (std::size_t p = 0; p < processes; ++p) {
+    DelayWindowRuns mine(cuts);
+    need_calls(mine, held[p], index);
+    runs.merge(mine);
+  }
+  std::vector<DelayWindow> windows;
+  for (std::size_t s = 0; s < processes; ++s) {
+    windows.push_back(empty_delay_window(runs, s));
+    for (std::size_t p = 0; p < processes; ++p)
+      merge_delay_rows(windows.back(),
+                       delay_rows_for_slice(held[p], job.rows[p], parts[p].trace, facts, runs, s),
+                       job.shares[p]);
+  }
+
+  // 5. From the last slice to the first.
+  DelayCosts result;
+  const std::size_t calls = facts.loc_first_call.back();
+  result.short_term.assign(calls, 0);
+  result.long_term.assign(calls, 0);
+  result.largest_charge.assign(calls, 0);
+  DelayHandover handed;
+  for (std::size_t s = processes; s-- > 0;) {
+    DelaySlice slice(std::move(windows[s]), types.types(), options);
+    slice.take_over(std::move(handed));
+    slice.attribute([&](std::uint32_t g) { return index.slice_of(g) == s; });
+    const DelayCosts& costs = slice.costs();
+    const DelayWindow& window = slice.window();
+    std::uint32_t r = 0;
+    for (std::size_t loc = 0; loc < window.first.size(); ++loc)
+      for (std::uint32_t g = window.first[loc]; g < window.end[loc]; ++g, ++r)
+        if (index.entered_in(g) == s) {
+          result.short_term[g] = costs.short_term[r];
+          result.long_term[g] = costs.long_term[r];
+          result.largest_charge[g] = costs.largest_charge[r];
+        }
+    result.waits += costs.waits;
+    if (s == 0) {
+      result.total_wait = costs.total_wait;
+      result.residual = costs.residual;
+      result.charges = costs.charges;
+    } else {
+      handed = slice.hand_back([&](std::uint32_t g) { return index.entered_in(g) < s; });
+    }
+  }
+  return result;
+}
+
+void expect_job_costs_as_whole(const Trace& whole, const std::vector<LocationRange>& shares,
+                               const DelayOptions& options) {
+  SCOPED_TRACE(std::to_string(shares.size()) + " processes, intervals of at most " +
+               std::to_string(options.max_interval_calls) + " calls");
+  const Matching matching = match_trace(whole, 1);
+  const ReplayGraph graph = build_replay_graph(whole, matching);
+  const SegmentTypes types = segment_types(whole, graph);
+  const DelayCosts expected = delay_costs(whole, graph, types, replay_trace(graph), options);
+  PlayedJob job = play_job(whole, shares, Digests::Made, {});
+  ASSERT_FALSE(job.refused);
+  const DelayCosts costs = play_delay_costs(job, types, options);
+  EXPECT_EQ(costs.short_term, expected.short_term);
+  EXPECT_EQ(costs.long_term, expected.long_term);
+  EXPECT_EQ(costs.largest_charge, expected.largest_charge);
+  EXPECT_EQ(costs.total_wait, expected.total_wait);
+  EXPECT_EQ(costs.residual, expected.residual);
+  EXPECT_EQ(costs.waits, expected.waits);
+  ASSERT_EQ(costs.charges.size(), expected.charges.size());
+  for (std::size_t i = 0; i < costs.charges.size(); ++i) {
+    const WaitCharge &x = costs.charges[i], &y = expected.charges[i];
+    EXPECT_EQ(std::tie(x.segment_loc, x.segment_type, x.wait_loc, x.wait_site),
+              std::tie(y.segment_loc, y.segment_type, y.wait_loc, y.wait_site))
+        << i;
+    EXPECT_EQ(x.short_term, y.short_term) << i;
+    EXPECT_EQ(x.long_term, y.long_term) << i;
+  }
+}
+
+TEST(SlicedDelay, EveryProcessesSliceCostsAsTheWholeTrace) {
+  std::vector<Trace> traces = divided_test_traces();
+  traces.push_back(testing::delay_chain());
+  traces.push_back(testing::imbalance_before_allreduce({5'000'000'000, 100, 300, 100}));
+  traces.push_back(testing::moving_imbalance());
+  traces.push_back(testing::neighbours_and_collectives());
+  for (const Trace& whole : traces)
+    for (const std::uint32_t interval : {4096u, 2u})
+      for (unsigned processes = 1; processes <= whole.locations.size(); ++processes)
+        expect_job_costs_as_whole(whole, split_locations(events_per_location(whole), processes),
+                                  {.max_interval_calls = interval});
+}
+
+}  // namespace
+}  // namespace collwrap
