@@ -53,4 +53,11 @@ std::vector<char> swap_bytes(const std::vector<char>& mine, int to, int from);
 // Every process gets process 0's bytes (the others' `bytes` are replaced).
 void broadcast_bytes(std::vector<char>& bytes);
 
+// Every process's `values` combined element by element by `op` (MPI_Allreduce), in place.
+template <class T>
+void allreduce(std::vector<T>& values, MPI_Datatype type, MPI_Op op) {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), type, op,
+                MPI_COMM_WORLD);
+}
+
 }  // namespace collwrap

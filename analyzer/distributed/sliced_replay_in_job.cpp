@@ -13,12 +13,6 @@
 namespace collwrap {
 namespace {
 
-template <class T>
-void allreduce(std::vector<T>& values, MPI_Datatype type, MPI_Op op) {
-  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), type, op,
-                MPI_COMM_WORLD);
-}
-
 // What every process knows of the whole trace: the calls of each location (each has one
 // holder), the largest instance count of each communicator, the latest Enter of MPI_Init and
 // MPI_Finalize.
@@ -31,19 +25,6 @@ WholeTraceFacts facts_in_job(const HeldShare& held) {
   facts.latest_init_enter = latest[0];
   facts.latest_finalize_enter = latest[1];
   return whole_trace_facts(facts);
-}
-
-// The instants that cut the run into one slice per process, from every process's samples
-// (`mine`, this process's).
-std::vector<TimeNs> instants_in_job(const std::vector<TimeNs>& mine, int processes) {
-  const int count = static_cast<int>(mine.size());
-  std::vector<int> counts(static_cast<std::size_t>(processes)), offsets(counts.size(), 0);
-  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-  for (std::size_t p = 1; p < counts.size(); ++p) offsets[p] = offsets[p - 1] + counts[p - 1];
-  std::vector<TimeNs> all(static_cast<std::size_t>(offsets.back() + counts.back()));
-  MPI_Allgatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(), offsets.data(),
-                 MPI_INT64_T, MPI_COMM_WORLD);
-  return cut_instants(std::move(all), static_cast<std::size_t>(processes));
 }
 
 // A list of (call, time) pairs, which are not trivially copyable, as two columns.
@@ -221,6 +202,17 @@ std::vector<TimeNs> type_time_in_job(const GraphRows& mine, std::size_t types) {
 
 }  // namespace
 
+std::vector<TimeNs> instants_in_job(const std::vector<TimeNs>& mine, int processes) {
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(processes)), offsets(counts.size(), 0);
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  for (std::size_t p = 1; p < counts.size(); ++p) offsets[p] = offsets[p - 1] + counts[p - 1];
+  std::vector<TimeNs> all(static_cast<std::size_t>(offsets.back() + counts.back()));
+  MPI_Allgatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(), offsets.data(),
+                 MPI_INT64_T, MPI_COMM_WORLD);
+  return cut_instants(std::move(all), static_cast<std::size_t>(processes));
+}
+
 JobSlice slice_in_job(const MpiJob& job, const HeldShare& held) {
   const std::size_t self = job.rank(), processes = job.size();
   JobSlice slice;
@@ -242,7 +234,11 @@ JobSlice slice_in_job(const MpiJob& job, const HeldShare& held) {
   allreduce(gated.lowest, MPI_UINT32_T, MPI_MIN);
   allreduce(gated.end, MPI_UINT32_T, MPI_MAX);
   SliceRows rows = rows_in_job(held, mine, slice.cuts, gated, index);
-  mine = {};  // what the slices need of it is theirs now
+  // What the slices need of the rows is theirs now; the delay costs read the segments.
+  mine.gate_first = {};
+  mine.gates = {};
+  mine.members = {};
+  slice.own_rows = std::move(mine);
 
   int replayable = replays_after_earlier(rows, slice.cuts, self, index);
   MPI_Allreduce(MPI_IN_PLACE, &replayable, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);

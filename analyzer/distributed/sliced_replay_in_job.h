@@ -30,9 +30,16 @@ struct JobSlice {
   // slice's graph has its calls'), and by type its segments' total length over every call.
   SegmentTypes types;
   std::vector<TimeNs> type_time;
+  // This process's locations' rows: their compute segments and the segments' types (without
+  // gates or members).
+  GraphRows own_rows;
   // The slice's graph, and its latest replay's times (which point at the graph: not moved).
   std::unique_ptr<ReplaySlice> replay = std::make_unique<ReplaySlice>();
 };
+
+// The instants that cut the run into one slice per process, from every process's samples of
+// Leaves (`mine`, this process's).
+std::vector<TimeNs> instants_in_job(const std::vector<TimeNs>& mine, int processes);
 
 // Every process of the job, with what it holds: the slices are cut where samples of all
 // processes' recorded Leaves divide them evenly, one per process.

@@ -25,10 +25,14 @@
 #include <string>
 #include <vector>
 
+#include "byte_exchange.h"
 #include "clock_repair.h"
 #include "critical_path_share.h"
+#include "delay_costs.h"
 #include "pop_efficiency.h"
 #include "process_measures.h"
+#include "sliced_delay_in_job.h"
+#include "sliced_replay.h"
 #include "sliced_replay_in_job.h"
 #include "trace_reader.h"
 #include "what_if.h"
@@ -56,6 +60,29 @@ std::vector<ReplayedCall> replayed_calls(const collwrap::ReplaySlice& slice) {
       calls.push_back({part.global[c], waited == collwrap::kNone ? waited : part.global[waited],
                        slice.times.enter[c]});
     }
+  return calls;
+}
+
+// One call's delay costs as process 0 compares them: those of the calls the process's delay
+// slice enters.
+struct CostedCall {
+  std::uint32_t call = 0;
+  float largest_charge = 0;
+  double short_term = 0, long_term = 0;
+};
+
+std::vector<CostedCall> costed_calls(const collwrap::JobSlice& slice,
+                                     const collwrap::JobDelayCosts& delay) {
+  std::vector<CostedCall> calls;
+  const collwrap::SliceIndex index(slice.facts, delay.cuts);
+  const collwrap::DelayWindow& window = delay.slice->window();
+  const collwrap::DelayCosts& costs = delay.slice->costs();
+  const auto self = static_cast<std::uint32_t>(collwrap::this_process());
+  std::uint32_t r = 0;
+  for (std::size_t loc = 0; loc < window.first.size(); ++loc)
+    for (std::uint32_t g = window.first[loc]; g < window.end[loc]; ++g, ++r)
+      if (index.entered_in(g) == self)
+        calls.push_back({g, costs.largest_charge[r], costs.short_term[r], costs.long_term[r]});
   return calls;
 }
 
@@ -169,6 +196,53 @@ int compare_pop(const Whole& whole, const collwrap::PopEfficiencies& pop) {
   return 0;
 }
 
+// Process 0: the job's delay costs against the analyzer alone's, call by call, with their sums
+// and charges.
+int compare_delay_costs(const Whole& whole, std::vector<CostedCall> calls,
+                        const collwrap::DelayCosts& totals) {
+  const collwrap::SegmentTypes types = collwrap::segment_types(whole.trace, whole.graph);
+  const collwrap::DelayCosts expected =
+      collwrap::delay_costs(whole.trace, whole.graph, types, collwrap::replay_trace(whole.graph));
+  std::sort(calls.begin(), calls.end(),
+            [](const CostedCall& a, const CostedCall& b) { return a.call < b.call; });
+  if (calls.size() != whole.graph.calls()) {
+    std::cout << "FAIL: the delay slices cost " << calls.size() << " calls of "
+              << whole.graph.calls() << '\n';
+    return 1;
+  }
+  double attributed = 0;
+  for (const CostedCall& c : calls) {
+    attributed += c.short_term + c.long_term;
+    if (c.short_term != expected.short_term[c.call] || c.long_term != expected.long_term[c.call] ||
+        c.largest_charge != expected.largest_charge[c.call]) {
+      std::cout << "FAIL: the delay costs of call " << c.call << ": " << c.short_term << " ns "
+                << "short-term, " << c.long_term << " long-term; alone "
+                << expected.short_term[c.call] << ", " << expected.long_term[c.call] << '\n';
+      return 1;
+    }
+  }
+  bool same = totals.waits == expected.waits && totals.total_wait == expected.total_wait &&
+              totals.residual == expected.residual &&
+              totals.charges.size() == expected.charges.size();
+  for (std::size_t i = 0; same && i < expected.charges.size(); ++i) {
+    const collwrap::WaitCharge &a = totals.charges[i], &b = expected.charges[i];
+    same = a.segment_loc == b.segment_loc && a.segment_type == b.segment_type &&
+           a.wait_loc == b.wait_loc && a.wait_site == b.wait_site && a.short_term == b.short_term &&
+           a.long_term == b.long_term;
+  }
+  if (!same || expected.waits == 0) {
+    std::cout << "FAIL: the delay costs' sums differ: " << totals.waits << " waits, "
+              << totals.total_wait << " ns, residual " << totals.residual << ", "
+              << totals.charges.size() << " charges; alone " << expected.waits << ", "
+              << expected.total_wait << ", " << expected.residual << ", " << expected.charges.size()
+              << '\n';
+    return 1;
+  }
+  std::cout << "delay costs equal: " << expected.waits << " waits, " << attributed * 1e-9
+            << " s attributed, " << expected.charges.size() << " charges\n";
+  return 0;
+}
+
 // Process 0: the critical path's summary from the job against the whole walk's.
 int compare_critical_path(const Whole& whole, const collwrap::CriticalPathSummary& summary) {
   const collwrap::SegmentTypes types = collwrap::segment_types(whole.trace, whole.graph);
@@ -240,6 +314,9 @@ int measure(const collwrap::MpiJob& job, const std::string& archive) {
       slice.pop, slice.replay->part.graph.begin, collwrap::pop_times_in_job(slice), ideal);
   collwrap::critical_path_in_job(slice, held.part.trace, 10);
   const double all_s = seconds_since(start);
+  const auto delay_start = std::chrono::steady_clock::now();
+  collwrap::delay_costs_in_job(slice, held);
+  const double delay_s = seconds_since(delay_start);
   const std::vector<collwrap::WhatIfSpec> specs = questions(held.part.trace);
   std::vector<std::vector<collwrap::ScaledSegment>> changes(specs.size());
   for (std::size_t q = 0; q < specs.size(); ++q)
@@ -255,7 +332,8 @@ int measure(const collwrap::MpiJob& job, const std::string& archive) {
   if (!job.leads()) return 0;
   std::cout << job.size() << " processes: held in " << held_s << " s, replayed (both), critical "
             << "path and POP (PE " << pop.parallel_efficiency << ") by " << all_s << " s; "
-            << specs.size() << " what-if questions in " << questions_s << " s\n";
+            << "delay costs in " << delay_s << " s; " << specs.size() << " what-if questions in "
+            << questions_s << " s\n";
   for (std::size_t p = 0; p < job.size(); ++p)
     std::cout << "  process " << p << ": peak " << all[3 * p] << " MiB holding its share, "
               << all[3 * p + 1] << " MiB at the end; its slice's graph " << all[3 * p + 2]
@@ -335,6 +413,11 @@ int main(int argc, char** argv) {
             compare(whole->graph, options, calls, end, broken,
                     network == collwrap::NetworkModel::Ideal ? "ideal network" : "as recorded");
     }
+    // The delay costs of the replay as recorded, the last one.
+    const collwrap::JobDelayCosts delay = collwrap::delay_costs_in_job(slice, held);
+    const std::vector<CostedCall> costed =
+        gather_records(costed_calls(slice, delay), static_cast<int>(job->size()));
+    if (job->leads() && status == 0) status = compare_delay_costs(*whole, costed, delay.totals);
     // The critical path of the replay as recorded, the last one.
     std::vector<collwrap::CriticalPathStep> steps;
     const collwrap::CriticalPathTotals totals = collwrap::walk_critical_path_in_job(

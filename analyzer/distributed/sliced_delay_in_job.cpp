@@ -1,0 +1,158 @@
+#include "sliced_delay_in_job.h"
+
+#include <mpi.h>
+
+#include "byte_exchange.h"
+#include "byte_fields.h"
+#include "sliced_delay.h"
+
+namespace collwrap {
+namespace {
+
+// One round of an exchange in which every process sends and receives at once, for K - 1
+// rounds of one partner each way: `make(to)` is what this process sends process `to`, `take(from,
+// bytes)` takes what process `from` sent.
+template <typename Make, typename Take>
+void exchange_rounds(Make&& make, Take&& take) {
+  const int self = this_process(), processes = process_count();
+  for (int round = 1; round < processes; ++round) {
+    const int to = (self + round) % processes, from = (self - round + processes) % processes;
+    take(from, swap_bytes(make(to), to, from));
+  }
+}
+
+const auto replayed_part_fields = [](auto& io, auto& part) {
+  io.vector(part.leave);
+  io.vector(part.waits);
+};
+
+// 1. What the replay found of this process's locations' calls, from every slice's process.
+HeldReplay replay_to_holders(const JobSlice& slice, const HeldShare& held) {
+  const int self = this_process();
+  HeldReplay mine(slice.facts, held.part.held);
+  const auto part_for = [&](int to) {
+    return replayed_for_holder(*slice.replay, held.shares.at(static_cast<std::size_t>(to)));
+  };
+  mine.add(part_for(self), slice.cuts, static_cast<std::size_t>(self));
+  exchange_rounds([&](int to) { return to_bytes(part_for(to), replayed_part_fields); },
+                  [&](int from, const std::vector<char>& bytes) {
+                    mine.add(from_bytes<ReplayedPart>(bytes, "the replay of a slice's calls",
+                                                      replayed_part_fields),
+                             slice.cuts, static_cast<std::size_t>(from));
+                  });
+  mine.finish();
+  return mine;
+}
+
+// 2. The delay analysis's slices, at the replayed Leaves.
+SliceCuts cut_at_replayed_leaves_in_job(const JobSlice& slice, const HeldShare& held,
+                                        const HeldReplay& replay) {
+  const LeaveOf replayed = [&replay](std::uint32_t g) { return replay.leave(g); };
+  const std::vector<TimeNs> instants =
+      instants_in_job(leave_samples(slice.facts, held.part.held, replayed), process_count());
+  SliceCuts cuts = cut_held_locations(slice.facts, held.part.held, instants, replayed);
+  allreduce(cuts.first, MPI_UINT32_T, MPI_MAX);
+  return cuts;
+}
+
+// 3. The waits' synchronization intervals: the delayers' from their holders.
+void intervals_in_job(const JobSlice& slice, const HeldShare& held, HeldReplay& replay,
+                      const DelayOptions& options) {
+  const Trace& trace = held.part.trace;
+  waiter_intervals(replay, trace, slice.facts, options);
+  const std::vector<std::vector<DelayerQuestion>> asked =
+      delayer_questions(replay, trace, slice.facts, held.shares);
+  const int self = this_process(), processes = process_count();
+  std::vector<std::vector<std::uint32_t>> answers(static_cast<std::size_t>(processes));
+  const auto answer = [&](const std::vector<DelayerQuestion>& questions) {
+    return answer_delayer_questions(questions, trace, slice.facts, options);
+  };
+  answers[static_cast<std::size_t>(self)] = answer(asked[static_cast<std::size_t>(self)]);
+  for (int round = 1; round < processes; ++round) {
+    const int to = (self + round) % processes, from = (self - round + processes) % processes;
+    std::vector<char> bytes;
+    Out(bytes).vector(asked[static_cast<std::size_t>(to)]);
+    std::vector<DelayerQuestion> theirs;
+    In(swap_bytes(bytes, to, from), "the synchronization intervals asked for").vector(theirs);
+    bytes.clear();
+    Out(bytes).vector(answer(theirs));
+    In(swap_bytes(bytes, from, to), "the synchronization intervals answered")
+        .vector(answers[static_cast<std::size_t>(to)]);
+  }
+  take_delayer_answers(replay, slice.facts, held.shares, answers);
+}
+
+// 4. This process's slice's window, its rows from every holder.
+DelayWindow window_in_job(const JobSlice& slice, const HeldShare& held, const HeldReplay& replay,
+                          const SliceCuts& cuts) {
+  const int self = this_process();
+  DelayWindowRuns runs(cuts);
+  need_calls(runs, replay, SliceIndex(slice.facts, cuts));
+  allreduce(runs.first, MPI_UINT32_T, MPI_MIN);
+  allreduce(runs.end, MPI_UINT32_T, MPI_MAX);
+  const auto rows_for = [&](int s) {
+    return delay_rows_for_slice(replay, slice.own_rows, held.part.trace, slice.facts, runs,
+                                static_cast<std::size_t>(s));
+  };
+  DelayWindow window = empty_delay_window(runs, static_cast<std::size_t>(self));
+  merge_delay_rows(window, rows_for(self), held.part.held);
+  exchange_rounds(
+      [&](int to) {
+        std::vector<char> bytes;
+        Out(bytes).vector(rows_for(to));
+        return bytes;
+      },
+      [&](int from, const std::vector<char>& bytes) {
+        std::vector<DelayRow> rows;
+        In(bytes, "the rows of a delay slice's window").vector(rows);
+        merge_delay_rows(window, rows, held.shares.at(static_cast<std::size_t>(from)));
+      });
+  return window;
+}
+
+const auto handover_fields = [](auto& io, auto& h) {
+  io.vector(h.segments);
+  io.vector(h.waits);
+  io.vector(h.charges);
+  io.value(h.total_wait);
+  io.value(h.residual);
+};
+
+}  // namespace
+
+JobDelayCosts delay_costs_in_job(const JobSlice& slice, const HeldShare& held,
+                                 const DelayOptions& options) {
+  const int self = this_process(), processes = process_count();
+  JobDelayCosts out;
+  {
+    HeldReplay replay = replay_to_holders(slice, held);
+    out.cuts = cut_at_replayed_leaves_in_job(slice, held, replay);
+    intervals_in_job(slice, held, replay, options);
+    out.slice = std::make_unique<DelaySlice>(window_in_job(slice, held, replay, out.cuts),
+                                             slice.types.types(), options);
+  }
+  // 5. From the last slice to the first.
+  const SliceIndex index(slice.facts, out.cuts);
+  const auto here = static_cast<std::uint32_t>(self);
+  if (self + 1 < processes)
+    out.slice->take_over(from_bytes<DelayHandover>(receive_bytes(self + 1),
+                                                   "the delay costs handed back", handover_fields));
+  out.slice->attribute([&](std::uint32_t g) { return index.slice_of(g) == here; });
+  if (self > 0) {
+    const std::vector<char> bytes =
+        to_bytes(out.slice->hand_back([&](std::uint32_t g) { return index.entered_in(g) < here; }),
+                 handover_fields);
+    send_bytes(bytes.data(), bytes.size(), self - 1);
+  }
+  const DelayCosts& costs = out.slice->costs();
+  out.totals.waits = costs.waits;
+  MPI_Allreduce(MPI_IN_PLACE, &out.totals.waits, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  std::vector<double> sums{costs.total_wait, costs.residual};
+  MPI_Bcast(sums.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  out.totals.total_wait = sums[0];
+  out.totals.residual = sums[1];
+  if (self == 0) out.totals.charges = costs.charges;
+  return out;
+}
+
+}  // namespace collwrap

@@ -1,0 +1,29 @@
+// The delay costs of a divided analysis in slices of time over the processes of the job
+// (sliced_delay.h says what each step computes; this moves it between the processes). Every
+// process of the job calls it; a failure throws on the process where it happens, whose caller
+// ends the job (end_job_after).
+#pragma once
+
+#include <memory>
+
+#include "delay_costs.h"
+#include "sliced_replay_in_job.h"
+
+namespace collwrap {
+
+struct JobDelayCosts {
+  SliceCuts cuts;  // the delay analysis's slices, at the replayed Leaves: the job's
+  // This process's slice: its window's rows and their costs. The costs of the calls entered in
+  // the slice (SliceIndex::entered_in of `cuts`) are final.
+  std::unique_ptr<DelaySlice> slice;
+  // The sums: waits, total_wait and residual alike on every process; the charges, in the order
+  // first charged, on process 0 (empty elsewhere). No per-call costs.
+  DelayCosts totals;
+};
+
+// The delay costs of the job's latest replay, which must be the one as recorded
+// (replay_in_job). `held`: this process's share, which `slice` was made from.
+JobDelayCosts delay_costs_in_job(const JobSlice& slice, const HeldShare& held,
+                                 const DelayOptions& options = {});
+
+}  // namespace collwrap
