@@ -1,20 +1,20 @@
-// mpirun -np K sliced_replay_check ARCHIVE [--no-clock-repair]
+// mpirun -np K sliced_replay_check ARCHIVE [--no-clock-repair | --measure]
 //
 // The processes of the job hold the archive divided (hold_share_in_job), cut the run into one
 // slice of time per process and replay it slice after slice, as recorded and on an ideal
 // network (sliced_replay_in_job.h); process 0 then gathers every slice's replayed Enters, and
 // whom each call waited for, reads the archive alone, replays it whole, and compares them call
-// by call, with the run's end and the dependencies ignored; then the processes walk the critical
-// path of the replay as recorded, each its stretch (walk_critical_path_in_job), and process 0
-// compares its steps, in order, with the whole walk's, and the summary per segment type and call
-// site (critical_path_in_job) with the analyzer alone's; last, the ends of what-if replays on
-// some call sites, pipelined through the processes (replay_questions_in_job), against the
-// whole trace's. A cut that the clock condition does not
-// allow must be refused exactly where the whole graph refuses it.
+// by call, with the run's end and the dependencies ignored. Then, each against the analyzer
+// alone's: the delay costs of the replay as recorded, attributed in slices from the last
+// process to the first (delay_costs_in_job), call by call, with their sums and charges; the
+// critical path, each process walking its stretch (walk_critical_path_in_job), its steps in
+// order, and its summary per segment type and call site (critical_path_in_job); the POP
+// efficiencies; last, the ends of what-if replays on some call sites, pipelined through the
+// processes (replay_questions_in_job). A cut that the clock condition does not allow must be
+// refused exactly where the whole graph refuses it.
 // With --measure nothing is compared: process 0 prints the time and every process's peak.
 // Exit status 0 when they agree ("critical paths equal" and "replays equal", or "refused as
-// the whole graph"), 1 when not
-// (the first difference is printed), 2 on a usage error.
+// the whole graph"), 1 when not (the first difference is printed), 2 on a usage error.
 #include <mpi.h>
 
 #include <algorithm>
