@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -29,14 +30,22 @@ std::vector<std::vector<char>> gather_bytes(std::vector<char> mine);
 class ExchangeRound {
  public:
   template <class T>
-  void send(const std::vector<T>& v, int to) {
+  void send(std::span<const T> v, int to) {
     static_assert(std::is_trivially_copyable_v<T>);
     pieces(const_cast<T*>(v.data()), v.size() * sizeof(T), to, true);
   }
   template <class T>
-  void receive(std::vector<T>& v, int from) {
+  void receive(std::span<T> v, int from) {
     static_assert(std::is_trivially_copyable_v<T>);
     pieces(v.data(), v.size() * sizeof(T), from, false);
+  }
+  template <class T>
+  void send(const std::vector<T>& v, int to) {
+    send(std::span<const T>(v), to);
+  }
+  template <class T>
+  void receive(std::vector<T>& v, int from) {
+    receive(std::span<T>(v), from);
   }
   void wait();
 

@@ -164,17 +164,20 @@ std::vector<DelayRow> delay_rows_for_slice(const HeldReplay& replay, const Graph
   return out;
 }
 
+std::span<DelayRow> held_rows(DelayWindow& window, const LocationRange& held) {
+  const std::size_t locations = window.first.size();
+  std::size_t at = 0, count = 0;
+  for (std::size_t loc = 0; loc < std::min(held.end, locations); ++loc)
+    (loc < held.first ? at : count) += window.end[loc] - window.first[loc];
+  return std::span(window.rows).subspan(at, count);
+}
+
 void merge_delay_rows(DelayWindow& into, std::span<const DelayRow> rows,
                       const LocationRange& held) {
-  std::size_t at = 0;
-  for (std::size_t loc = 0; loc < std::min(held.first, into.first.size()); ++loc)
-    at += into.end[loc] - into.first[loc];
-  std::size_t count = 0;
-  for (std::size_t loc = held.first; loc < std::min(held.end, into.first.size()); ++loc)
-    count += into.end[loc] - into.first[loc];
-  if (rows.size() != count)
+  const std::span<DelayRow> place = held_rows(into, held);
+  if (rows.size() != place.size())
     throw std::runtime_error("a holder sent a delay slice more or fewer rows than its window has");
-  std::copy(rows.begin(), rows.end(), into.rows.begin() + static_cast<std::ptrdiff_t>(at));
+  std::copy(rows.begin(), rows.end(), place.begin());
 }
 
 }  // namespace collwrap

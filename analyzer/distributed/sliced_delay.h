@@ -110,6 +110,8 @@ DelayWindow empty_delay_window(const DelayWindowRuns& runs, std::size_t s);
 std::vector<DelayRow> delay_rows_for_slice(const HeldReplay& replay, const GraphRows& rows,
                                            const Trace& trace, const WholeTraceFacts& facts,
                                            const DelayWindowRuns& runs, std::size_t s);
+// The place in `window` of the rows of the locations `held`.
+std::span<DelayRow> held_rows(DelayWindow& window, const LocationRange& held);
 // Puts the rows a holder of `held` sent in their place.
 void merge_delay_rows(DelayWindow& into, std::span<const DelayRow> rows, const LocationRange& held);
 

@@ -85,7 +85,7 @@ void intervals_in_job(const JobSlice& slice, const HeldShare& held, HeldReplay& 
 // 4. This process's slice's window, its rows from every holder.
 DelayWindow window_in_job(const JobSlice& slice, const HeldShare& held, const HeldReplay& replay,
                           const SliceCuts& cuts) {
-  const int self = this_process();
+  const int self = this_process(), processes = process_count();
   DelayWindowRuns runs(cuts);
   need_calls(runs, replay, SliceIndex(slice.facts, cuts));
   allreduce(runs.first, MPI_UINT32_T, MPI_MIN);
@@ -96,17 +96,15 @@ DelayWindow window_in_job(const JobSlice& slice, const HeldShare& held, const He
   };
   DelayWindow window = empty_delay_window(runs, static_cast<std::size_t>(self));
   merge_delay_rows(window, rows_for(self), held.part.held);
-  exchange_rounds(
-      [&](int to) {
-        std::vector<char> bytes;
-        Out(bytes).vector(rows_for(to));
-        return bytes;
-      },
-      [&](int from, const std::vector<char>& bytes) {
-        std::vector<DelayRow> rows;
-        In(bytes, "the rows of a delay slice's window").vector(rows);
-        merge_delay_rows(window, rows, held.shares.at(static_cast<std::size_t>(from)));
-      });
+  // Every process knows how many rows each sends each: received in place.
+  for (int round = 1; round < processes; ++round) {
+    const int to = (self + round) % processes, from = (self - round + processes) % processes;
+    const std::vector<DelayRow> rows = rows_for(to);
+    ExchangeRound exchange;
+    exchange.receive(held_rows(window, held.shares.at(static_cast<std::size_t>(from))), from);
+    exchange.send(rows, to);
+    exchange.wait();
+  }
   return window;
 }
 
