@@ -60,10 +60,11 @@ bool reports_need_trace(const collwrap::CommandLine& cl) {
 }
 
 // Whether the processes of the job can analyze the archive divided, each holding only its
-// share (analysis_in_job.h): the rules asked for read no more than what shares exchange, no
-// root causes, and no report that needs the trace itself (timeline, HTML).
+// share (analysis_in_job.h): the rules asked for read no more than what shares exchange, root
+// causes only with the clocks repaired, and no report that needs the trace itself (timeline,
+// HTML).
 bool can_divide(const collwrap::CommandLine& cl, const collwrap::AnalysisSettings& settings) {
-  return collwrap::can_divide(settings) && !reports_need_trace(cl);
+  return collwrap::can_divide(settings, cl.clock_repair) && !reports_need_trace(cl);
 }
 
 // Reads, matches and analyzes the archive: alone, or with the processes of the MPI job, of

@@ -20,6 +20,7 @@
 #include "memory_reuse.h"
 #include "partial_trace.h"
 #include "request_linkage.h"
+#include "root_causes_in_job.h"
 #include "time_normalization.h"
 #include "traffic_totals_bytes.h"
 
@@ -241,8 +242,8 @@ AnalysisResult merge_held(Trace& trace, std::vector<HeldResult> parts,
 
 }  // namespace
 
-bool can_divide(const AnalysisSettings& settings) {
-  if (settings.causes.enabled) return false;
+bool can_divide(const AnalysisSettings& settings, bool clock_repair) {
+  if (settings.causes.enabled && !clock_repair) return false;
   for (const Pattern* p : settings.patterns)
     if (!runs_divided(p->reach)) return false;
   return true;
@@ -312,18 +313,37 @@ std::optional<AnalysisResult> analyze_in_job(const MpiJob& job, const std::strin
                                              const AnalysisSettings& settings, bool clock_repair,
                                              const ReadProgress& progress,
                                              const std::function<void(std::string_view)>& phase) {
-  if (!can_divide(settings))
+  if (!can_divide(settings, clock_repair))
     throw std::invalid_argument(
         "the settings ask for rules or a root-cause analysis that need the whole trace");
   HeldShare held = hold_share_in_job(job, path, settings, clock_repair, progress, phase);
-  std::optional<AnalysisResult> out;
+  std::vector<std::vector<char>> all;  // on process 0, every process's result
   try {
     phase("patterns");
     HeldResult result = analyze_held(held.part, held.matching, settings);
     result.reports = std::move(held.reports);
     result.archive_messages = std::move(held.archive_messages);
-    std::vector<std::vector<char>> all = gather_bytes(held_result_bytes(result));
-    if (!job.leads()) return std::nullopt;
+    all = gather_bytes(held_result_bytes(result));
+  } catch (const std::exception& e) {
+    end_job_after(job, "analyze its share of the locations with the others", e);
+  }
+  std::optional<CauseAnalysis> causes;
+  if (settings.causes.enabled) {
+    try {
+      JobCauses found = root_causes_in_job(job, held, settings.causes);
+      if (found.refused)
+        throw std::runtime_error(
+            "the clock condition does not allow the run to be cut into slices of time, even "
+            "with the clocks repaired; analyze the archive alone, or without root causes "
+            "(--no-causes)");
+      causes = std::move(found.analysis);
+    } catch (const std::exception& e) {
+      end_job_after(job, "find the root causes with the others", e);
+    }
+  }
+  if (!job.leads()) return std::nullopt;
+  std::optional<AnalysisResult> out;
+  try {
     // Of the locations, only what the definitions say stays: the events are analyzed.
     Trace& trace = held.part.trace;
     for (Location& l : trace.locations) l = l.definition_only();
@@ -333,8 +353,9 @@ std::optional<AnalysisResult> analyze_in_job(const MpiJob& job, const std::strin
       std::vector<char>().swap(bytes);
     }
     out = merge_held(trace, std::move(parts), held.timer_resolution, settings);
+    out->causes = std::move(causes);
   } catch (const std::exception& e) {
-    end_job_after(job, "analyze its share of the locations with the others", e);
+    end_job_after(job, "merge the processes' findings", e);
   }
   return out;
 }

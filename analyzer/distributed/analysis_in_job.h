@@ -6,8 +6,9 @@
 //
 // The clock repair runs so too: each process repairs its own locations, and its ghosts take
 // their holders' times after every pass (clock_repair_in_job.h). Only rules that read no more
-// than that run so (runs_divided), and not the root-cause analysis (whose replays need the
-// whole trace): can_divide says when a job can analyze so.
+// than that run so (runs_divided); the root-cause analysis runs in slices of time over the
+// processes (root_causes_in_job.h), on a trace whose clocks are repaired: can_divide says when
+// a job can analyze so.
 #pragma once
 
 #include <functional>
@@ -23,9 +24,10 @@
 
 namespace collwrap {
 
-// Whether the settings ask only for what the divided analysis gives: rules of
-// runs_divided, no root causes.
-bool can_divide(const AnalysisSettings& settings);
+// Whether the settings ask only for what the divided analysis gives: rules of runs_divided,
+// and root causes only of a trace whose clocks are repaired (`clock_repair`), which the
+// slices of time the replays are cut into need.
+bool can_divide(const AnalysisSettings& settings, bool clock_repair);
 
 // What a process of a divided analysis holds once it has read its share, received the others'
 // ghosts of it, matched them and, when asked, repaired the clocks with the others.
@@ -48,7 +50,7 @@ HeldShare hold_share_in_job(const MpiJob& job, const std::string& path,
 // Process 0's result; nullopt on the others. `phase` is told of each phase after reading, as the
 // analyzer alone's progress is: matching, clock repair (with `clock_repair`), patterns. Failures
 // while reading end every process alike (read_share_in_job: exceptions thrown on every process);
-// failures after it end the job (end_job_after). std::invalid_argument unless can_divide(settings).
+// failures after it end the job (end_job_after). std::invalid_argument unless can_divide.
 std::optional<AnalysisResult> analyze_in_job(const MpiJob& job, const std::string& path,
                                              const AnalysisSettings& settings, bool clock_repair,
                                              const ReadProgress& progress,

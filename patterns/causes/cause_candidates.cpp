@@ -165,6 +165,16 @@ void set_gain(RootCause& cause, TimeNs recorded_end, TimeNs end, TimeNs begin) {
   cause.gain_percent = 100.0 * *cause.gain_s / std::max(1e-12, seconds(recorded_end - begin));
 }
 
+WhatIfResult what_if_asked(const WhatIfSpec& spec) {
+  WhatIfResult r;
+  r.spec = spec.text;
+  r.rank = spec.rank;
+  r.file = spec.file;
+  r.line = spec.line;
+  r.scale = spec.scale;
+  return r;
+}
+
 void answer_what_if(WhatIfResult& r, TimeNs recorded_end, TimeNs end, TimeNs begin) {
   r.runtime_s = seconds(end - begin);
   r.gain_s = seconds(recorded_end - end);

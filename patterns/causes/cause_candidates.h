@@ -141,6 +141,8 @@ std::vector<CausedWait> caused_waits(const Trace& trace, const SegmentGroups& gr
 
 // A cause's gain, from the end of its replay.
 void set_gain(RootCause& cause, TimeNs recorded_end, TimeNs end, TimeNs begin);
+// What a what-if question's answer says before its replay: the question.
+WhatIfResult what_if_asked(const WhatIfSpec& spec);
 // A what-if question's answer, from the end of its replay.
 void answer_what_if(WhatIfResult& r, TimeNs recorded_end, TimeNs end, TimeNs begin);
 // Largest gain first; causes not estimated last, by cost.

@@ -227,11 +227,7 @@ class CauseFinder {
   // A what-if question's segments, in `changed`, and what its answer says before the replay.
   void question_changes(const WhatIfSpec& spec, WhatIfResult& r,
                         std::vector<ScaledSegment>& changed) const {
-    r.spec = spec.text;
-    r.rank = spec.rank;
-    r.file = spec.file;
-    r.line = spec.line;
-    r.scale = spec.scale;
+    r = what_if_asked(spec);
     r.segments_changed = what_if_changes(trace_, graph_.loc_first_call, spec, changed);
   }
 

@@ -10,13 +10,16 @@ one table of the phases, alone and from a job. With --remove FILE the
 archive is copied and FILE (an event file, relative to the archive) removed from the copy
 first: a damaged share reads as the analyzer alone reads it.
 
-With --divided every pattern runs, without root causes (--patterns all --no-causes): each
-process then holds only its share of the archive (analyzer/distributed/analysis_in_job.h), and
-the report must still be the analyzer's alone.
+The job analyzes the archive divided (analyzer/distributed/analysis_in_job.h): each process
+holds only its share of the locations, the root causes found in slices of time over the
+processes; the report must still be the analyzer's alone. With --no-causes every pattern runs
+without root causes; with --gathered the clocks are not repaired (--no-clock-repair), which a
+divided root-cause analysis needs, so that process 0 gathers the whole trace and analyzes it
+alone.
 
 Usage: job_analysis_test.py --analyzer A --mpirun M --archive DIR --processes K [K...]
            [--reference REPORT.json] [--min-findings N] [--failure-check] [--remove FILE]
-           [--min-wait S] [--divided] --work DIR
+           [--min-wait S] [--no-causes | --gathered] --work DIR
 """
 import argparse
 import json
@@ -60,9 +63,11 @@ def check_failure(args):
 
 
 def check_timings(args):
-    """--timings: process 0 alone prints each phase, once, and the job ends cleanly."""
-    phases = ["reading", "matching", "clock repair", "patterns", "writing reports", "total"]
-    for command in ([args.analyzer, args.archive], job(args, 2)):
+    """--timings: process 0 alone prints each phase, once, and the job ends cleanly; a divided
+    job exchanges ghosts after reading."""
+    alone = ["reading", "matching", "clock repair", "patterns", "writing reports", "total"]
+    divided = alone[:1] + ["ghosts"] + alone[1:]
+    for command, phases in (([args.analyzer, args.archive], alone), (job(args, 2), divided)):
         run = subprocess.run(command + ["--patterns", "all", "-q", "--timings"], env=ENV,
                              capture_output=True, text=True, timeout=TIMEOUT_S)
         lines = run.stderr.splitlines()
@@ -86,8 +91,9 @@ def main():
     parser.add_argument("--failure-check", action="store_true")
     parser.add_argument("--remove")
     parser.add_argument("--min-wait", help="the analyzer's --min-wait (default: its own)")
-    parser.add_argument("--divided", action="store_true",
-                        help="every pattern without root causes, which a job analyzes divided")
+    parser.add_argument("--no-causes", action="store_true", help="every pattern, no root causes")
+    parser.add_argument("--gathered", action="store_true",
+                        help="clocks not repaired: process 0 gathers the trace")
     parser.add_argument("--work", required=True)
     args = parser.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
@@ -100,7 +106,8 @@ def main():
 
     alone_report = os.path.join(args.work, "alone.json")
     options = ["--min-wait", args.min_wait] if args.min_wait else []
-    options += ["--patterns", "all"] + (["--no-causes"] if args.divided else [])
+    options += ["--patterns", "all"] + (["--no-causes"] if args.no_causes else []) + \
+        (["--no-clock-repair"] if args.gathered else [])
     alone_summary = analyze([args.analyzer, args.archive], alone_report, options)
     expected = json.load(open(args.reference or alone_report))
     # Equal reports prove something only if there is something in them.
