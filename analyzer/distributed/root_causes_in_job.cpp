@@ -5,6 +5,7 @@
 #include "byte_exchange.h"
 #include "byte_fields.h"
 #include "cause_candidates.h"
+#include "memory_reuse.h"
 #include "result_units.h"
 #include "sliced_delay_in_job.h"
 #include "sliced_replay.h"
@@ -149,14 +150,37 @@ void location_fix_in_job(const JobSlice& slice, const LocationRange& held,
                    });
 }
 
+// Frees what the steps after the slicing do not read of the share: the matching, the digests,
+// the other locations' ghosts, and of this process's locations all but what the delay
+// costs' synchronization intervals and the what-if questions read (each call's call site and
+// ops, of the ops their kind and peer).
+void release_share_for_sliced_steps(HeldShare& held) {
+  held.matching = {};
+  held.digests.reset();
+  Trace& trace = held.part.trace;
+  for (std::size_t loc = 0; loc < trace.locations.size(); ++loc) {
+    Location& l = trace.locations[loc];
+    if (!held.part.held.contains(loc)) {
+      l = l.definition_only();
+      continue;
+    }
+    std::vector<TimeNs>().swap(l.call_enter);
+    std::vector<TimeNs>().swap(l.call_leave);
+  }
+  trace.release_op_details();
+  held.part.origin_call = {};
+  held.part.origin_op = {};
+  give_back_freed_memory();
+}
+
 }  // namespace
 
-JobCauses root_causes_in_job(const MpiJob& job, const HeldShare& held,
-                             const CauseOptions& options) {
+JobCauses root_causes_in_job(const MpiJob& job, HeldShare& held, const CauseOptions& options) {
   JobCauses out;
   const Trace& trace = held.part.trace;
   const LocationRange& own = held.part.held;
   JobSlice slice = slice_in_job(job, held);
+  release_share_for_sliced_steps(held);
   out.refused = slice.refused;
   if (out.refused) return out;
   const TimeNs begin = slice.facts.begin;
