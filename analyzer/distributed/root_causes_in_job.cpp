@@ -5,7 +5,6 @@
 #include "byte_exchange.h"
 #include "byte_fields.h"
 #include "cause_candidates.h"
-#include "memory_reuse.h"
 #include "result_units.h"
 #include "sliced_delay_in_job.h"
 #include "sliced_replay.h"
@@ -23,8 +22,8 @@ void for_own_calls(const JobSlice& slice, const LocationRange& held, Visit&& vis
       visit(static_cast<std::uint32_t>(loc), g);
 }
 
-// The calls whose segments this process's delay slice owns, with their rows and costs:
-// visit(loc, global call, row, index into the window).
+// The calls whose segments this process's delay slice owns, with their costs: visit(loc,
+// global call, row of the window).
 template <typename Visit>
 void for_costed_calls(const JobSlice& slice, const JobDelayCosts& delay, Visit&& visit) {
   const SliceIndex index(slice.facts, delay.cuts);
@@ -33,7 +32,7 @@ void for_costed_calls(const JobSlice& slice, const JobDelayCosts& delay, Visit&&
   std::uint32_t r = 0;
   for (std::uint32_t loc = 0; loc < window.first.size(); ++loc)
     for (std::uint32_t g = window.first[loc]; g < window.end[loc]; ++g, ++r)
-      if (index.entered_in(g) == self) visit(loc, g, window.rows[r], r);
+      if (index.entered_in(g) == self) visit(loc, g, r);
 }
 
 // The segment groups with their totals over every process's locations.
@@ -66,12 +65,13 @@ std::vector<Candidate> candidates_in_job(const JobSlice& slice, const JobDelayCo
     sums.take_over(all);
   }
   const DelayCosts& costs = delay.slice->costs();
-  for_costed_calls(slice, delay,
-                   [&](std::uint32_t loc, std::uint32_t, const DelayRow& row, std::uint32_t r) {
-                     sums.at_location(loc);
-                     sums.add(row.type, groups.of_type[row.type], row.segment, costs.short_term[r],
-                              costs.long_term[r], costs.largest_charge[r]);
-                   });
+  const DelayWindow& window = delay.slice->window();
+  for_costed_calls(slice, delay, [&](std::uint32_t loc, std::uint32_t, std::uint32_t r) {
+    sums.at_location(loc);
+    const std::uint32_t type = window.type[r];
+    sums.add(type, groups.of_type[type], window.segment[r], costs.short_term[r], costs.long_term[r],
+             costs.largest_charge[r]);
+  });
   std::vector<char> bytes;
   Out(bytes).vector(sums.all());
   const int last = processes - 1;
@@ -141,36 +141,13 @@ void location_fix_in_job(const JobSlice& slice, const LocationRange& held,
     return;
   }
   const DelayCosts& costs = delay.slice->costs();
-  for_costed_calls(slice, delay,
-                   [&](std::uint32_t loc, std::uint32_t g, const DelayRow& row, std::uint32_t r) {
-                     if (loc != c.loc || groups.of_type[row.type] != c.end) return;
-                     if (const float factor = plan.factor_of(row.segment, costs.largest_charge[r]);
-                         factor != 1.0f)
-                       changed.push_back({g, factor});
-                   });
-}
-
-// Frees what the steps after the slicing do not read of the share: the matching, the digests,
-// the other locations' ghosts, and of this process's locations all but what the delay
-// costs' synchronization intervals and the what-if questions read (each call's call site and
-// ops, of the ops their kind and peer).
-void release_share_for_sliced_steps(HeldShare& held) {
-  held.matching = {};
-  held.digests.reset();
-  Trace& trace = held.part.trace;
-  for (std::size_t loc = 0; loc < trace.locations.size(); ++loc) {
-    Location& l = trace.locations[loc];
-    if (!held.part.held.contains(loc)) {
-      l = l.definition_only();
-      continue;
-    }
-    std::vector<TimeNs>().swap(l.call_enter);
-    std::vector<TimeNs>().swap(l.call_leave);
-  }
-  trace.release_op_details();
-  held.part.origin_call = {};
-  held.part.origin_op = {};
-  give_back_freed_memory();
+  const DelayWindow& window = delay.slice->window();
+  for_costed_calls(slice, delay, [&](std::uint32_t loc, std::uint32_t g, std::uint32_t r) {
+    if (loc != c.loc || groups.of_type[window.type[r]] != c.end) return;
+    if (const float factor = plan.factor_of(window.segment[r], costs.largest_charge[r]);
+        factor != 1.0f)
+      changed.push_back({g, factor});
+  });
 }
 
 }  // namespace
@@ -180,7 +157,6 @@ JobCauses root_causes_in_job(const MpiJob& job, HeldShare& held, const CauseOpti
   const Trace& trace = held.part.trace;
   const LocationRange& own = held.part.held;
   JobSlice slice = slice_in_job(job, held);
-  release_share_for_sliced_steps(held);
   out.refused = slice.refused;
   if (out.refused) return out;
   const TimeNs begin = slice.facts.begin;
@@ -198,7 +174,7 @@ JobCauses root_causes_in_job(const MpiJob& job, HeldShare& held, const CauseOpti
   std::optional<CriticalPathSummary> path =
       critical_path_in_job(slice, trace, options.top_segments);
   if (path) result.critical_path = std::move(*path);
-  const JobDelayCosts delay = delay_costs_in_job(slice, held);
+  JobDelayCosts delay = delay_costs_in_job(slice, held);
   result.delay.waits = delay.totals.waits;
   result.delay.total_wait_s = seconds(static_cast<TimeNs>(delay.totals.total_wait));
   result.delay.residual_s = delay.totals.residual * 1e-9;
@@ -240,6 +216,7 @@ JobCauses root_causes_in_job(const MpiJob& job, HeldShare& held, const CauseOpti
   for (std::size_t w = 0; w < options.what_ifs.size(); ++w)
     result.what_ifs[w].segments_changed = changed[w];
 
+  delay.slice.reset();  // what the fixes read of it is in `changes` now
   // The replays of the questions that change something, pipelined through the processes.
   std::vector<std::uint64_t> counts(changes.size());
   for (std::size_t q = 0; q < changes.size(); ++q) counts[q] = changes[q].size();

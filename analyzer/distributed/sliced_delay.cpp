@@ -47,7 +47,7 @@ HeldReplay::HeldReplay(const WholeTraceFacts& facts, const LocationRange& held)
   }
 }
 
-void HeldReplay::add(ReplayedPart part, const SliceCuts& cuts, std::size_t s) {
+void HeldReplay::add(const ReplayedPart& part, const SliceCuts& cuts, std::size_t s) {
   std::size_t next = 0;
   for (std::size_t loc = held_.first; loc < held_end(held_, facts_); ++loc) {
     const std::uint32_t first = cuts.row(s)[loc], end = cuts.row(s + 1)[loc];
@@ -59,17 +59,18 @@ void HeldReplay::add(ReplayedPart part, const SliceCuts& cuts, std::size_t s) {
   }
   if (next != part.leave.size())
     throw std::runtime_error("a replay slice's Leaves are more than its calls");
-  waits_.insert(waits_.end(), part.waits.begin(), part.waits.end());
+  for (const ReplayedWait& w : part.waits)
+    waits_.push_back({.call = w.call, .waited_for = w.waited_for, .wait = w.wait});
 }
 
 void HeldReplay::finish() {
   std::sort(waits_.begin(), waits_.end(),
-            [](const ReplayedWait& a, const ReplayedWait& b) { return a.call < b.call; });
+            [](const DelayWait& a, const DelayWait& b) { return a.call < b.call; });
 }
 
 void waiter_intervals(HeldReplay& replay, const Trace& trace, const WholeTraceFacts& facts,
                       const DelayOptions& options) {
-  for (ReplayedWait& w : replay.waits()) {
+  for (DelayWait& w : replay.waits()) {
     const std::uint32_t loc = location_of(facts, w.call);
     const std::int32_t rank = trace.locations[location_of(facts, w.waited_for)].rank;
     const std::uint32_t first = facts.loc_first_call[loc];
@@ -81,7 +82,7 @@ std::vector<std::vector<DelayerQuestion>> delayer_questions(
     const HeldReplay& replay, const Trace& trace, const WholeTraceFacts& facts,
     const std::vector<LocationRange>& shares) {
   std::vector<std::vector<DelayerQuestion>> asked(shares.size());
-  for (const ReplayedWait& w : replay.waits()) {
+  for (const DelayWait& w : replay.waits()) {
     const std::int32_t rank = trace.locations[location_of(facts, w.call)].rank;
     asked[holder_of(shares, location_of(facts, w.waited_for))].push_back({w.waited_for, rank});
   }
@@ -106,7 +107,7 @@ void take_delayer_answers(HeldReplay& replay, const WholeTraceFacts& facts,
                           const std::vector<LocationRange>& shares,
                           const std::vector<std::vector<std::uint32_t>>& answers) {
   std::vector<std::size_t> next(shares.size(), 0);
-  for (ReplayedWait& w : replay.waits()) {
+  for (DelayWait& w : replay.waits()) {
     const std::size_t p = holder_of(shares, location_of(facts, w.waited_for));
     if (p >= answers.size() || next[p] >= answers[p].size())
       throw std::runtime_error("fewer synchronization intervals came back than were asked for");
@@ -115,11 +116,8 @@ void take_delayer_answers(HeldReplay& replay, const WholeTraceFacts& facts,
 }
 
 void need_calls(DelayWindowRuns& runs, const HeldReplay& replay, const SliceIndex& index) {
-  for (const ReplayedWait& w : replay.waits())
-    runs.need(index.slice_of(w.call), index.location_of(w.call), w.call,
-              {.waited_for = w.waited_for,
-               .waiter_begin = w.waiter_begin,
-               .delayer_begin = w.delayer_begin},
+  for (const DelayWait& w : replay.waits())
+    runs.need(index.slice_of(w.call), index.location_of(w.call), w,
               index.location_of(w.waited_for));
 }
 
@@ -131,53 +129,56 @@ DelayWindow empty_delay_window(const DelayWindowRuns& runs, std::size_t s) {
     window.end.push_back(runs.end[s * runs.locations + loc]);
     rows += window.end.back() - window.first.back();
   }
-  window.rows.resize(rows);
+  window.segment.resize(rows);
+  window.type.resize(rows);
   return window;
 }
 
-std::vector<DelayRow> delay_rows_for_slice(const HeldReplay& replay, const GraphRows& rows,
-                                           const Trace& trace, const WholeTraceFacts& facts,
-                                           const DelayWindowRuns& runs, std::size_t s) {
-  std::vector<DelayRow> out;
-  const std::vector<ReplayedWait>& waits = replay.waits();
+DelayWindowPart delay_rows_for_slice(const HeldReplay& replay, const GraphRows& rows,
+                                     const Trace& trace, const WholeTraceFacts& facts,
+                                     const DelayWindowRuns& runs, std::size_t s) {
+  DelayWindowPart out;
+  const std::vector<DelayWait>& waits = replay.waits();
   for (std::size_t loc = replay.held().first; loc < held_end(replay.held(), facts); ++loc) {
     const std::uint32_t first = runs.first[s * runs.locations + loc],
                         end = runs.end[s * runs.locations + loc];
-    const std::uint32_t loc_first = facts.loc_first_call[loc];
-    auto w = std::lower_bound(waits.begin(), waits.end(), first,
-                              [](const ReplayedWait& a, std::uint32_t g) { return a.call < g; });
     for (std::uint32_t g = first; g < end; ++g) {
-      DelayRow row{.segment = rows.segment(g),
-                   .leave = replay.leave(g),
-                   .type = rows.segment_type[g - rows.first_call],
-                   .site = trace.locations[loc].call_callsite[g - loc_first]};
-      if (w != waits.end() && w->call == g) {
-        row.wait = w->wait;
-        row.waited_for = w->waited_for;
-        row.waiter_begin = w->waiter_begin;
-        row.delayer_begin = w->delayer_begin;
-        ++w;
-      }
-      out.push_back(row);
+      out.segment.push_back(rows.segment(g));
+      out.type.push_back(rows.segment_type[g - rows.first_call]);
+    }
+    const auto in_run = [&](const DelayWait& w, std::uint32_t g) { return w.call < g; };
+    for (auto w = std::lower_bound(waits.begin(), waits.end(), first, in_run);
+         w != waits.end() && w->call < end; ++w) {
+      DelayWait& wait = out.waits.emplace_back(*w);
+      wait.site = trace.locations[loc].call_callsite[w->call - facts.loc_first_call[loc]];
+      wait.leave = replay.leave(w->call);
     }
   }
   return out;
 }
 
-std::span<DelayRow> held_rows(DelayWindow& window, const LocationRange& held) {
+HeldRows held_rows(DelayWindow& window, const LocationRange& held) {
   const std::size_t locations = window.first.size();
   std::size_t at = 0, count = 0;
   for (std::size_t loc = 0; loc < std::min(held.end, locations); ++loc)
     (loc < held.first ? at : count) += window.end[loc] - window.first[loc];
-  return std::span(window.rows).subspan(at, count);
+  return {std::span(window.segment).subspan(at, count), std::span(window.type).subspan(at, count)};
 }
 
-void merge_delay_rows(DelayWindow& into, std::span<const DelayRow> rows,
-                      const LocationRange& held) {
-  const std::span<DelayRow> place = held_rows(into, held);
-  if (rows.size() != place.size())
+void merge_delay_waits(DelayWindow& into, std::vector<DelayWait> waits) {
+  if (waits.empty()) return;
+  const auto at = std::lower_bound(into.waits.begin(), into.waits.end(), waits.front().call,
+                                   [](const DelayWait& w, std::uint32_t g) { return w.call < g; });
+  into.waits.insert(at, waits.begin(), waits.end());
+}
+
+void merge_delay_rows(DelayWindow& into, DelayWindowPart part, const LocationRange& held) {
+  const HeldRows place = held_rows(into, held);
+  if (part.segment.size() != place.segment.size() || part.type.size() != place.type.size())
     throw std::runtime_error("a holder sent a delay slice more or fewer rows than its window has");
-  std::copy(rows.begin(), rows.end(), place.begin());
+  std::copy(part.segment.begin(), part.segment.end(), place.segment.begin());
+  std::copy(part.type.begin(), part.type.end(), place.type.begin());
+  merge_delay_waits(into, std::move(part.waits));
 }
 
 }  // namespace collwrap

@@ -32,14 +32,11 @@
 
 namespace collwrap {
 
-// A call that waited in the replay: for which call and how long (global ids), and the first
-// calls of its synchronization intervals (DelayRow) once found.
+// A call that waited in the replay: for which call (global ids) and how long.
 struct ReplayedWait {
   std::uint32_t call = 0, waited_for = kNone;
   TimeNs wait = 0;
-  std::uint32_t waiter_begin = 0, delayer_begin = 0;
 };
-
 // What one replay slice's process tells the holder of some locations: of each of them, in
 // location order, the Leaves of the calls the slice leaves; and the calls among them that
 // waited, by call.
@@ -55,21 +52,21 @@ class HeldReplay {
  public:
   HeldReplay(const WholeTraceFacts& facts, const LocationRange& held);
   // Slice s's part; `cuts` are the replay's slices.
-  void add(ReplayedPart part, const SliceCuts& cuts, std::size_t s);
+  void add(const ReplayedPart& part, const SliceCuts& cuts, std::size_t s);
   // Once every part is in: the waits in call order.
   void finish();
 
   const LocationRange& held() const { return held_; }
   TimeNs leave(std::uint32_t g) const { return leave_[g - first_call_]; }
-  std::vector<ReplayedWait>& waits() { return waits_; }
-  const std::vector<ReplayedWait>& waits() const { return waits_; }
+  std::vector<DelayWait>& waits() { return waits_; }
+  const std::vector<DelayWait>& waits() const { return waits_; }
 
  private:
   const WholeTraceFacts& facts_;
   LocationRange held_;
   std::uint32_t first_call_ = 0;
   std::vector<TimeNs> leave_;  // by call from first_call_
-  std::vector<ReplayedWait> waits_;
+  std::vector<DelayWait> waits_;
 };
 
 // Of each wait of the holder, the waiter's synchronization interval (waiter_begin, towards the
@@ -105,14 +102,28 @@ void need_calls(DelayWindowRuns& runs, const HeldReplay& replay, const SliceInde
 
 // Slice s's window with its runs and room for every row, before any holder's are merged.
 DelayWindow empty_delay_window(const DelayWindowRuns& runs, std::size_t s);
-// The rows of the holder's locations in slice s's window, in location order: from the holder's
-// rows (segments and their types), its trace (call sites) and its replay.
-std::vector<DelayRow> delay_rows_for_slice(const HeldReplay& replay, const GraphRows& rows,
-                                           const Trace& trace, const WholeTraceFacts& facts,
-                                           const DelayWindowRuns& runs, std::size_t s);
+
+// What a holder sends slice s's process of its locations' calls in the slice's window, in
+// location order: their rows, and those of its waits.
+struct DelayWindowPart {
+  std::vector<TimeNs> segment;
+  std::vector<std::uint32_t> type;
+  std::vector<DelayWait> waits;
+};
+// From the holder's rows (segments and their types), its trace (call sites) and its replay.
+DelayWindowPart delay_rows_for_slice(const HeldReplay& replay, const GraphRows& rows,
+                                     const Trace& trace, const WholeTraceFacts& facts,
+                                     const DelayWindowRuns& runs, std::size_t s);
+
 // The place in `window` of the rows of the locations `held`.
-std::span<DelayRow> held_rows(DelayWindow& window, const LocationRange& held);
-// Puts the rows a holder of `held` sent in their place.
-void merge_delay_rows(DelayWindow& into, std::span<const DelayRow> rows, const LocationRange& held);
+struct HeldRows {
+  std::span<TimeNs> segment;
+  std::span<std::uint32_t> type;
+};
+HeldRows held_rows(DelayWindow& window, const LocationRange& held);
+// Puts the waits a holder sent among the window's (whose calls are another holder's each).
+void merge_delay_waits(DelayWindow& into, std::vector<DelayWait> waits);
+// Puts what a holder of `held` sent in its place.
+void merge_delay_rows(DelayWindow& into, DelayWindowPart part, const LocationRange& held);
 
 }  // namespace collwrap

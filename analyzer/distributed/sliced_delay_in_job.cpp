@@ -9,37 +9,32 @@
 namespace collwrap {
 namespace {
 
-// One round of an exchange in which every process sends and receives at once, for K - 1
-// rounds of one partner each way: `make(to)` is what this process sends process `to`, `take(from,
-// bytes)` takes what process `from` sent.
-template <typename Make, typename Take>
-void exchange_rounds(Make&& make, Take&& take) {
-  const int self = this_process(), processes = process_count();
-  for (int round = 1; round < processes; ++round) {
-    const int to = (self + round) % processes, from = (self - round + processes) % processes;
-    take(from, swap_bytes(make(to), to, from));
-  }
-}
-
-const auto replayed_part_fields = [](auto& io, auto& part) {
-  io.vector(part.leave);
-  io.vector(part.waits);
-};
-
-// 1. What the replay found of this process's locations' calls, from every slice's process.
+// 1. What the replay found of this process's locations' calls, from every slice's process:
+// K - 1 rounds of one partner each way, received where they go.
 HeldReplay replay_to_holders(const JobSlice& slice, const HeldShare& held) {
-  const int self = this_process();
+  const int self = this_process(), processes = process_count();
   HeldReplay mine(slice.facts, held.part.held);
   const auto part_for = [&](int to) {
     return replayed_for_holder(*slice.replay, held.shares.at(static_cast<std::size_t>(to)));
   };
   mine.add(part_for(self), slice.cuts, static_cast<std::size_t>(self));
-  exchange_rounds([&](int to) { return to_bytes(part_for(to), replayed_part_fields); },
-                  [&](int from, const std::vector<char>& bytes) {
-                    mine.add(from_bytes<ReplayedPart>(bytes, "the replay of a slice's calls",
-                                                      replayed_part_fields),
-                             slice.cuts, static_cast<std::size_t>(from));
-                  });
+  for (int round = 1; round < processes; ++round) {
+    const int to = (self + round) % processes, from = (self - round + processes) % processes;
+    const ReplayedPart part = part_for(to);
+    std::uint64_t sizes[2] = {part.leave.size(), part.waits.size()}, incoming[2] = {0, 0};
+    MPI_Sendrecv(sizes, 2, MPI_UINT64_T, to, 0, incoming, 2, MPI_UINT64_T, from, 0, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    ReplayedPart theirs;
+    theirs.leave.resize(incoming[0]);
+    theirs.waits.resize(incoming[1]);
+    ExchangeRound exchange;
+    exchange.receive(theirs.leave, from);
+    exchange.receive(theirs.waits, from);
+    exchange.send(part.leave, to);
+    exchange.send(part.waits, to);
+    exchange.wait();
+    mine.add(theirs, slice.cuts, static_cast<std::size_t>(from));
+  }
   mine.finish();
   return mine;
 }
@@ -96,14 +91,23 @@ DelayWindow window_in_job(const JobSlice& slice, const HeldShare& held, const He
   };
   DelayWindow window = empty_delay_window(runs, static_cast<std::size_t>(self));
   merge_delay_rows(window, rows_for(self), held.part.held);
-  // Every process knows how many rows each sends each: received in place.
+  // Every process knows how many rows each sends each: received in place; the waits after.
   for (int round = 1; round < processes; ++round) {
     const int to = (self + round) % processes, from = (self - round + processes) % processes;
-    const std::vector<DelayRow> rows = rows_for(to);
+    DelayWindowPart part = rows_for(to);
+    const HeldRows place = held_rows(window, held.shares.at(static_cast<std::size_t>(from)));
     ExchangeRound exchange;
-    exchange.receive(held_rows(window, held.shares.at(static_cast<std::size_t>(from))), from);
-    exchange.send(rows, to);
+    exchange.receive(place.segment, from);
+    exchange.receive(place.type, from);
+    exchange.send(part.segment, to);
+    exchange.send(part.type, to);
     exchange.wait();
+    std::vector<char> bytes;
+    Out(bytes).vector(part.waits);
+    part = {};
+    std::vector<DelayWait> waits;
+    In(swap_bytes(bytes, to, from), "the waits of a delay slice's window").vector(waits);
+    merge_delay_waits(window, std::move(waits));
   }
   return window;
 }
@@ -118,17 +122,19 @@ const auto handover_fields = [](auto& io, auto& h) {
 
 }  // namespace
 
-JobDelayCosts delay_costs_in_job(const JobSlice& slice, const HeldShare& held,
+JobDelayCosts delay_costs_in_job(JobSlice& slice, const HeldShare& held,
                                  const DelayOptions& options) {
   const int self = this_process(), processes = process_count();
   JobDelayCosts out;
+  DelayWindow window;
   {
     HeldReplay replay = replay_to_holders(slice, held);
+    slice.replay->times = {};
     out.cuts = cut_at_replayed_leaves_in_job(slice, held, replay);
     intervals_in_job(slice, held, replay, options);
-    out.slice = std::make_unique<DelaySlice>(window_in_job(slice, held, replay, out.cuts),
-                                             slice.types.types(), options);
+    window = window_in_job(slice, held, replay, out.cuts);
   }
+  out.slice = std::make_unique<DelaySlice>(std::move(window), slice.types.types(), options);
   // 5. From the last slice to the first.
   const SliceIndex index(slice.facts, out.cuts);
   const auto here = static_cast<std::uint32_t>(self);

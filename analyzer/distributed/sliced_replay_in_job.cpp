@@ -8,6 +8,7 @@
 
 #include "byte_exchange.h"
 #include "byte_fields.h"
+#include "memory_reuse.h"
 #include "sliced_replay.h"
 
 namespace collwrap {
@@ -200,6 +201,28 @@ std::vector<TimeNs> type_time_in_job(const GraphRows& mine, std::size_t types) {
   return total;
 }
 
+// Frees what the steps after the slicing do not read of the share: the matching, the digests,
+// the other locations' ghosts, and of this process's locations all but what the delay
+// costs' synchronization intervals and the what-if questions read (each call's call site and
+// ops, of the ops their kind and peer).
+void release_share_for_sliced_steps(HeldShare& held) {
+  held.matching = {};
+  held.digests.reset();
+  Trace& trace = held.part.trace;
+  for (std::size_t loc = 0; loc < trace.locations.size(); ++loc) {
+    Location& l = trace.locations[loc];
+    if (!held.part.held.contains(loc)) {
+      l = l.definition_only();
+      continue;
+    }
+    std::vector<TimeNs>().swap(l.call_leave);  // the Enters stay: they count the calls
+  }
+  trace.release_op_details();
+  held.part.origin_call = {};
+  held.part.origin_op = {};
+  give_back_freed_memory();
+}
+
 }  // namespace
 
 std::vector<TimeNs> instants_in_job(const std::vector<TimeNs>& mine, int processes) {
@@ -213,7 +236,7 @@ std::vector<TimeNs> instants_in_job(const std::vector<TimeNs>& mine, int process
   return cut_instants(std::move(all), static_cast<std::size_t>(processes));
 }
 
-JobSlice slice_in_job(const MpiJob& job, const HeldShare& held) {
+JobSlice slice_in_job(const MpiJob& job, HeldShare& held) {
   const std::size_t self = job.rank(), processes = job.size();
   JobSlice slice;
   slice.facts = facts_in_job(held);
@@ -229,6 +252,7 @@ JobSlice slice_in_job(const MpiJob& job, const HeldShare& held) {
       instants_in_job(leave_samples(facts, held.part.held, recorded), static_cast<int>(processes)),
       recorded);
   allreduce(slice.cuts.first, MPI_UINT32_T, MPI_MAX);
+  release_share_for_sliced_steps(held);
   const SliceIndex index(facts, slice.cuts);
   GatedSlices gated = gated_slices(mine, index, facts.instances());
   allreduce(gated.lowest, MPI_UINT32_T, MPI_MIN);

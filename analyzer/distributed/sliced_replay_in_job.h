@@ -42,8 +42,10 @@ struct JobSlice {
 std::vector<TimeNs> instants_in_job(const std::vector<TimeNs>& mine, int processes);
 
 // Every process of the job, with what it holds: the slices are cut where samples of all
-// processes' recorded Leaves divide them evenly, one per process.
-JobSlice slice_in_job(const MpiJob& job, const HeldShare& held);
+// processes' recorded Leaves divide them evenly, one per process. Of the share, only the
+// definitions and what the later steps read stay (each call's call site and ops, of the ops
+// their kind and peer).
+JobSlice slice_in_job(const MpiJob& job, HeldShare& held);
 
 // Replays the job's run as `options` says, slice after slice (a slice's process waits for the
 // one before); this process's times go to slice.replay->times. Returns the run's end, and adds

@@ -88,7 +88,7 @@ class WholeTraceCalls {
 };
 
 // The calls of one slice's window, numbered by their rows (location by location); the
-// synchronization intervals as the rows give them.
+// synchronization intervals as the window's waits give them.
 class WindowCalls {
  public:
   explicit WindowCalls(DelayWindow window) : window_(std::move(window)) {
@@ -99,29 +99,36 @@ class WindowCalls {
       rows += window_.end[loc] - window_.first[loc];
     }
     loc_first_row_.push_back(rows);
-    if (rows != window_.rows.size())
+    if (rows != window_.rows() || rows != window_.type.size())
       throw std::invalid_argument("delay window: its rows and runs of calls differ in number");
     call_loc_.resize(rows);
     for (std::uint32_t loc = 0; loc + 1 < loc_first_row_.size(); ++loc)
-      std::fill(call_loc_.begin() + loc_first_row_[loc],
-                call_loc_.begin() + loc_first_row_[loc + 1], loc);
+      std::fill(call_loc_.begin() + loc_first_row_[loc], call_loc_.begin() + loc_first_row_[loc + 1],
+                loc);
+    wait_of_row_.assign(rows, kNone);
+    for (std::uint32_t k = 0; k < window_.waits.size(); ++k) {
+      const std::uint32_t r = local(window_.waits[k].call);
+      if (r == kNone)
+        throw std::invalid_argument("delay window: a wait outside its runs of calls");
+      wait_of_row_[r] = k;
+    }
   }
 
-  std::uint32_t calls() const { return static_cast<std::uint32_t>(window_.rows.size()); }
+  std::uint32_t calls() const { return static_cast<std::uint32_t>(window_.rows()); }
   std::span<const std::uint32_t> loc_first_call() const { return loc_first_row_; }
   std::uint32_t call_loc(std::uint32_t r) const { return call_loc_[r]; }
-  TimeNs segment(std::uint32_t r) const { return window_.rows[r].segment; }
-  std::uint32_t type(std::uint32_t r) const { return window_.rows[r].type; }
-  TimeNs wait(std::uint32_t r) const { return window_.rows[r].wait; }
-  TimeNs leave(std::uint32_t r) const { return window_.rows[r].leave; }
-  std::uint32_t waited_for(std::uint32_t r) const { return checked(window_.rows[r].waited_for); }
-  std::uint32_t site(std::uint32_t r) const { return window_.rows[r].site; }
-  std::uint32_t waiter_begin(std::uint32_t r) const {
-    return checked(window_.rows[r].waiter_begin);
+  TimeNs segment(std::uint32_t r) const { return window_.segment[r]; }
+  std::uint32_t type(std::uint32_t r) const { return window_.type[r]; }
+  TimeNs wait(std::uint32_t r) const {
+    return wait_of_row_[r] == kNone ? 0 : window_.waits[wait_of_row_[r]].wait;
   }
-  std::uint32_t delayer_begin(std::uint32_t r) const {
-    return checked(window_.rows[r].delayer_begin);
-  }
+  // Of calls that waited only:
+  TimeNs leave(std::uint32_t r) const { return waited(r).leave; }
+  std::uint32_t waited_for(std::uint32_t r) const { return checked(waited(r).waited_for); }
+  std::uint32_t site(std::uint32_t r) const { return waited(r).site; }
+  std::uint32_t waiter_begin(std::uint32_t r) const { return checked(waited(r).waiter_begin); }
+  std::uint32_t delayer_begin(std::uint32_t r) const { return checked(waited(r).delayer_begin); }
+
   std::uint32_t global(std::uint32_t r) const {
     const std::uint32_t loc = call_loc_[r];
     return window_.first[loc] + (r - loc_first_row_[loc]);
@@ -139,6 +146,7 @@ class WindowCalls {
   const DelayWindow& window() const { return window_; }
 
  private:
+  const DelayWait& waited(std::uint32_t r) const { return window_.waits[wait_of_row_[r]]; }
   std::uint32_t checked(std::uint32_t g) const {
     const std::uint32_t r = local(g);
     if (r == kNone)
@@ -149,6 +157,7 @@ class WindowCalls {
   DelayWindow window_;
   std::vector<std::uint32_t> loc_first_row_;  // locations + 1 entries
   std::vector<std::uint32_t> call_loc_;       // by row
+  std::vector<std::uint32_t> wait_of_row_;    // by row: index into window_.waits, or kNone
 };
 
 // The delay analysis of the calls `Calls` gives (WholeTraceCalls or WindowCalls), by their
@@ -450,16 +459,16 @@ DelayWindowRuns::DelayWindowRuns(const SliceCuts& cuts) : locations(cuts.locatio
     }
 }
 
-void DelayWindowRuns::need(std::size_t slice, std::uint32_t loc, std::uint32_t call,
-                           const DelayRow& row, std::uint32_t delayer_loc) {
+void DelayWindowRuns::need(std::size_t slice, std::uint32_t loc, const DelayWait& wait,
+                           std::uint32_t delayer_loc) {
   const auto add = [&](std::uint32_t l, std::uint32_t from, std::uint32_t to) {
     std::uint32_t& f = first[slice * locations + l];
     std::uint32_t& e = end[slice * locations + l];
     f = std::min(f, from);
     e = std::max(e, to + 1);
   };
-  add(loc, row.waiter_begin, call);
-  add(delayer_loc, row.delayer_begin, row.waited_for);
+  add(loc, wait.waiter_begin, wait.call);
+  add(delayer_loc, wait.delayer_begin, wait.waited_for);
 }
 
 void DelayWindowRuns::merge(const DelayWindowRuns& other) {
@@ -468,6 +477,21 @@ void DelayWindowRuns::merge(const DelayWindowRuns& other) {
     end[k] = std::max(end[k], other.end[k]);
   }
 }
+
+namespace {
+
+// What the window reads of call g, when it waited.
+DelayWait whole_trace_wait(const WholeTraceCalls& calls, std::uint32_t g) {
+  return {.call = g,
+          .site = calls.site(g),
+          .waited_for = calls.waited_for(g),
+          .waiter_begin = calls.waiter_begin(g),
+          .delayer_begin = calls.delayer_begin(g),
+          .wait = calls.wait(g),
+          .leave = calls.leave(g)};
+}
+
+}  // namespace
 
 DelayWindow delay_window(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types,
                          const ReplayTimes& times, const DelayWindowRuns& runs, std::size_t s,
@@ -478,13 +502,9 @@ DelayWindow delay_window(const Trace& trace, const ReplayGraph& graph, const Seg
     window.first.push_back(runs.first[s * runs.locations + loc]);
     window.end.push_back(runs.end[s * runs.locations + loc]);
     for (std::uint32_t g = window.first.back(); g < window.end.back(); ++g) {
-      DelayRow row{calls.segment(g), calls.wait(g), calls.leave(g), calls.type(g), calls.site(g)};
-      if (row.wait > 0) {
-        row.waited_for = calls.waited_for(g);
-        row.waiter_begin = calls.waiter_begin(g);
-        row.delayer_begin = calls.delayer_begin(g);
-      }
-      window.rows.push_back(row);
+      window.segment.push_back(calls.segment(g));
+      window.type.push_back(calls.type(g));
+      if (calls.wait(g) > 0) window.waits.push_back(whole_trace_wait(calls, g));
     }
   }
   return window;
@@ -499,12 +519,9 @@ DelayCosts delay_costs_in_slices(const Trace& trace, const ReplayGraph& graph,
   {
     const WholeTraceCalls calls(trace, graph, types, times, options);
     for (std::uint32_t g = 0; g < graph.calls(); ++g)
-      if (calls.wait(g) > 0) {
-        const DelayRow row{.waited_for = calls.waited_for(g),
-                           .waiter_begin = calls.waiter_begin(g),
-                           .delayer_begin = calls.delayer_begin(g)};
-        runs.need(slice[g], graph.call_loc[g], g, row, graph.call_loc[row.waited_for]);
-      }
+      if (calls.wait(g) > 0)
+        runs.need(slice[g], graph.call_loc[g], whole_trace_wait(calls, g),
+                  graph.call_loc[calls.waited_for(g)]);
   }
   DelayCosts result;
   result.short_term.assign(graph.calls(), 0);

@@ -60,25 +60,31 @@ struct DelayOptions {
 DelayCosts delay_costs(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types,
                        const ReplayTimes& times, const DelayOptions& options = {});
 
-// What one slice of time of the delay analysis reads of one call, whoever holds the call: a
-// divided analysis's processes each attribute one slice, from rows their holders send.
-struct DelayRow {
-  TimeNs segment = 0;          // the compute segment before the call
-  TimeNs wait = 0;             // replayed waiting for another call; 0 when it did not wait
-  TimeNs leave = 0;            // replayed
-  std::uint32_t type = 0;      // the segment's type
-  std::uint32_t site = kNone;  // the call's call site
-  // When it waited (global ids): the call it waited for; the first call of the
-  // synchronization interval that ends at it, towards the waited-for call's rank; and of the
-  // one that ends at the waited-for call, towards this call's rank (interval_begin).
-  std::uint32_t waited_for = kNone, waiter_begin = 0, delayer_begin = 0;
+// A call that waited, as one slice of time of the delay analysis reads it, whoever holds the
+// call (a divided analysis's processes each attribute one slice, from what their holders
+// send). Global call ids.
+struct DelayWait {
+  std::uint32_t call = 0;
+  std::uint32_t site = kNone;         // the call's call site
+  std::uint32_t waited_for = kNone;   // the call whose Enter it waited for
+  // The first calls of the synchronization interval that ends at it, towards the waited-for
+  // call's rank, and of the one that ends at the waited-for call, towards this call's rank
+  // (interval_begin).
+  std::uint32_t waiter_begin = 0, delayer_begin = 0;
+  TimeNs wait = 0;   // how long, in the replay
+  TimeNs leave = 0;  // replayed
 };
 
 // The calls one slice of the delay analysis reads: of each location a run [first, end) of
-// consecutive calls (global ids), their rows location by location.
+// consecutive calls (global ids); by row (the runs' calls location by location) the compute
+// segment before the call and its type; and the calls among them that waited, by call. Most
+// calls do not wait: 12 bytes per call, and 40 per wait.
 struct DelayWindow {
   std::vector<std::uint32_t> first, end;  // by location
-  std::vector<DelayRow> rows;
+  std::vector<TimeNs> segment;            // by row
+  std::vector<std::uint32_t> type;        // by row
+  std::vector<DelayWait> waits;           // by call
+  std::size_t rows() const { return segment.size(); }
 };
 
 // The first call (index on location l) of the synchronization interval that ends at its call
@@ -157,8 +163,8 @@ struct DelayWindowRuns {
   std::size_t locations = 0;
   std::vector<std::uint32_t> first, end;  // row t: slice t's runs
   explicit DelayWindowRuns(const SliceCuts& cuts);
-  // Adds what the wait at global call `call` of slice `slice`, on location `loc`, needs.
-  void need(std::size_t slice, std::uint32_t loc, std::uint32_t call, const DelayRow& row,
+  // Adds what `wait`, of slice `slice` and on location `loc`, needs.
+  void need(std::size_t slice, std::uint32_t loc, const DelayWait& wait,
             std::uint32_t delayer_loc);
   // Adds what another holder's waits need.
   void merge(const DelayWindowRuns& other);

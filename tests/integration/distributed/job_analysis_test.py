@@ -19,7 +19,7 @@ alone.
 
 Usage: job_analysis_test.py --analyzer A --mpirun M --archive DIR --processes K [K...]
            [--reference REPORT.json] [--min-findings N] [--failure-check] [--remove FILE]
-           [--min-wait S] [--no-causes | --gathered] --work DIR
+           [--min-wait S] [--no-causes | --gathered] [--what-if SPEC]... --work DIR
 """
 import argparse
 import json
@@ -92,6 +92,8 @@ def main():
     parser.add_argument("--remove")
     parser.add_argument("--min-wait", help="the analyzer's --min-wait (default: its own)")
     parser.add_argument("--no-causes", action="store_true", help="every pattern, no root causes")
+    parser.add_argument("--what-if", action="append", default=[],
+                        help="a what-if question to ask as well (the analyzer's --what-if)")
     parser.add_argument("--gathered", action="store_true",
                         help="clocks not repaired: process 0 gathers the trace")
     parser.add_argument("--work", required=True)
@@ -107,12 +109,17 @@ def main():
     alone_report = os.path.join(args.work, "alone.json")
     options = ["--min-wait", args.min_wait] if args.min_wait else []
     options += ["--patterns", "all"] + (["--no-causes"] if args.no_causes else []) + \
-        (["--no-clock-repair"] if args.gathered else [])
+        (["--no-clock-repair"] if args.gathered else []) + \
+        [option for spec in args.what_if for option in ("--what-if", spec)]
     alone_summary = analyze([args.analyzer, args.archive], alone_report, options)
     expected = json.load(open(args.reference or alone_report))
     # Equal reports prove something only if there is something in them.
     if len(expected["findings"]) < args.min_findings:
         sys.exit(f"FAIL: only {len(expected['findings'])} findings to compare")
+    unchanged = [q["spec"] for q in expected.get("what_if", []) if q["segments_changed"] == 0]
+    if len(expected.get("what_if", [])) != len(args.what_if) or unchanged:
+        sys.exit(f"FAIL: what-if questions asked {args.what_if}, answered "
+                 f"{len(expected.get('what_if', []))}, changing nothing: {unchanged}")
     for processes in args.processes:
         report = os.path.join(args.work, f"np{processes}.json")
         summary = analyze(job(args, processes), report, options)

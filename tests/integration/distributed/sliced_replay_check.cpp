@@ -298,7 +298,7 @@ int measure(const collwrap::MpiJob& job, const std::string& archive) {
   collwrap::AnalysisSettings settings;
   settings.threads = 1;
   const auto start = std::chrono::steady_clock::now();
-  const collwrap::HeldShare held =
+  collwrap::HeldShare held =
       collwrap::hold_share_in_job(job, archive, settings, true, {}, [](auto) {});
   const double held_s = seconds_since(start), held_peak = peak_mib();
   collwrap::JobSlice slice = collwrap::slice_in_job(job, held);
@@ -382,7 +382,7 @@ int main(int argc, char** argv) {
     if (argc > 2 && std::strcmp(argv[2], "--measure") == 0) return measure(*job, archive);
     collwrap::AnalysisSettings settings;
     settings.threads = 1;
-    const collwrap::HeldShare held =
+    collwrap::HeldShare held =
         collwrap::hold_share_in_job(*job, archive, settings, clock_repair, {}, [](auto) {});
     collwrap::JobSlice slice = collwrap::slice_in_job(*job, held);
     std::unique_ptr<Whole> whole;
@@ -413,11 +413,6 @@ int main(int argc, char** argv) {
             compare(whole->graph, options, calls, end, broken,
                     network == collwrap::NetworkModel::Ideal ? "ideal network" : "as recorded");
     }
-    // The delay costs of the replay as recorded, the last one.
-    const collwrap::JobDelayCosts delay = collwrap::delay_costs_in_job(slice, held);
-    const std::vector<CostedCall> costed =
-        gather_records(costed_calls(slice, delay), static_cast<int>(job->size()));
-    if (job->leads() && status == 0) status = compare_delay_costs(*whole, costed, delay.totals);
     // The critical path of the replay as recorded, the last one.
     std::vector<collwrap::CriticalPathStep> steps;
     const collwrap::CriticalPathTotals totals = collwrap::walk_critical_path_in_job(
@@ -444,6 +439,11 @@ int main(int argc, char** argv) {
     const std::optional<collwrap::CriticalPathSummary> summary =
         collwrap::critical_path_in_job(slice, held.part.trace, 10);
     if (job->leads() && status == 0) status = compare_critical_path(*whole, *summary);
+    // The delay costs of the replay as recorded, the last one (whose times they free).
+    const collwrap::JobDelayCosts delay = collwrap::delay_costs_in_job(slice, held);
+    const std::vector<CostedCall> costed =
+        gather_records(costed_calls(slice, delay), static_cast<int>(job->size()));
+    if (job->leads() && status == 0) status = compare_delay_costs(*whole, costed, delay.totals);
     // What-if questions, pipelined through the processes.
     const std::vector<collwrap::WhatIfSpec> specs = questions(held.part.trace);
     std::vector<std::vector<collwrap::ScaledSegment>> changes(specs.size());
