@@ -1,6 +1,7 @@
 #include "sliced_delay.h"
 
 #include <algorithm>
+#include <ranges>
 #include <stdexcept>
 
 namespace collwrap {
@@ -26,46 +27,73 @@ std::size_t held_end(const LocationRange& held, const WholeTraceFacts& facts) {
 
 }  // namespace
 
-ReplayedPart replayed_for_holder(const ReplaySlice& here, const LocationRange& held) {
-  ReplayedPart part;
+std::vector<ReplayedWait> replayed_waits_for_holder(const ReplaySlice& here,
+                                                    const LocationRange& held) {
+  std::vector<ReplayedWait> waits;
   const SliceGraph& graph = here.part;
   for (std::size_t loc = held.first; loc < std::min(held.end, graph.from.size()); ++loc)
-    for (std::uint32_t c = graph.from[loc]; c < graph.to[loc]; ++c) {
-      part.leave.push_back(here.times.leave(c));
+    for (std::uint32_t c = graph.from[loc]; c < graph.to[loc]; ++c)
       if (const std::uint32_t w = here.times.waited_for[c]; w != kNone)
-        part.waits.push_back({graph.global[c], graph.global[w], here.times.wait(c)});
-    }
-  return part;
+        waits.push_back(
+            {graph.global[c], graph.global[w], here.times.wait(c), here.times.leave(c)});
+  return waits;
 }
 
-HeldReplay::HeldReplay(const WholeTraceFacts& facts, const LocationRange& held)
-    : facts_(facts), held_(held) {
-  const std::size_t end = held_end(held, facts);
-  if (held.first < end) {
-    first_call_ = facts.loc_first_call[held.first];
-    leave_.resize(facts.loc_first_call[end] - first_call_);
-  }
-}
-
-void HeldReplay::add(const ReplayedPart& part, const SliceCuts& cuts, std::size_t s) {
-  std::size_t next = 0;
-  for (std::size_t loc = held_.first; loc < held_end(held_, facts_); ++loc) {
-    const std::uint32_t first = cuts.row(s)[loc], end = cuts.row(s + 1)[loc];
-    if (next + (end - first) > part.leave.size())
-      throw std::runtime_error("a replay slice's Leaves are fewer than its calls");
-    std::copy_n(part.leave.begin() + static_cast<std::ptrdiff_t>(next), end - first,
-                leave_.begin() + (first - first_call_));
-    next += end - first;
-  }
-  if (next != part.leave.size())
-    throw std::runtime_error("a replay slice's Leaves are more than its calls");
-  for (const ReplayedWait& w : part.waits)
-    waits_.push_back({.call = w.call, .waited_for = w.waited_for, .wait = w.wait});
+void HeldReplay::add(std::span<const ReplayedWait> waits) {
+  for (const ReplayedWait& w : waits)
+    waits_.push_back(
+        {.call = w.call, .waited_for = w.waited_for, .wait = w.wait, .leave = w.leave});
 }
 
 void HeldReplay::finish() {
   std::sort(waits_.begin(), waits_.end(),
             [](const DelayWait& a, const DelayWait& b) { return a.call < b.call; });
+}
+
+std::vector<TimeNs> replayed_leave_samples(const ReplaySlice& here, std::size_t most) {
+  const SliceGraph& graph = here.part;
+  std::size_t calls = 0;
+  for (std::size_t loc = 0; loc < graph.from.size(); ++loc)
+    calls += graph.to[loc] - graph.from[loc];
+  const std::size_t step = sample_step(calls, most);
+  std::vector<TimeNs> samples;
+  std::size_t n = 0;
+  for (std::size_t loc = 0; loc < graph.from.size(); ++loc)
+    for (std::uint32_t c = graph.from[loc]; c < graph.to[loc]; ++c)
+      if (n++ % step == 0) samples.push_back(here.times.leave(c));
+  return samples;
+}
+
+SliceCuts cut_replayed_slice(const ReplaySlice& here, const WholeTraceFacts& facts,
+                             const std::vector<TimeNs>& instants) {
+  const SliceGraph& graph = here.part;
+  SliceCuts cuts;
+  cuts.locations = facts.loc_first_call.size() - 1;
+  const std::size_t slices = instants.size() + 1;
+  cuts.first.resize((slices + 1) * cuts.locations);
+  for (std::size_t loc = 0; loc < cuts.locations; ++loc) {
+    const std::uint32_t end = facts.loc_first_call[loc + 1];
+    cuts.first[loc] = facts.loc_first_call[loc];
+    for (std::size_t s = 1; s <= slices; ++s) cuts.first[s * cuts.locations + loc] = end;
+    if (loc >= graph.from.size() || graph.from[loc] == graph.to[loc]) continue;
+    const std::uint32_t from = graph.from[loc], to = graph.to[loc];
+    for (std::size_t s = 1; s < slices; ++s) {
+      const std::uint32_t c = *std::ranges::partition_point(
+          std::views::iota(from, to),
+          [&](std::uint32_t c) { return here.times.leave(c) < instants[s - 1]; });
+      if (c < to) cuts.first[s * cuts.locations + loc] = graph.global[c];
+    }
+  }
+  return cuts;
+}
+
+void merge_least_cuts(SliceCuts& into, const SliceCuts& part) {
+  if (into.first.empty()) {
+    into = part;
+    return;
+  }
+  for (std::size_t k = 0; k < into.first.size(); ++k)
+    into.first[k] = std::min(into.first[k], part.first[k]);
 }
 
 void waiter_intervals(HeldReplay& replay, const Trace& trace, const WholeTraceFacts& facts,
@@ -151,7 +179,6 @@ DelayWindowPart delay_rows_for_slice(const HeldReplay& replay, const GraphRows& 
          w != waits.end() && w->call < end; ++w) {
       DelayWait& wait = out.waits.emplace_back(*w);
       wait.site = trace.locations[loc].call_callsite[w->call - facts.loc_first_call[loc]];
-      wait.leave = replay.leave(w->call);
     }
   }
   return out;

@@ -3,13 +3,13 @@
 // so that a job can be played out in one process by the tests; delay_costs_in_job
 // (sliced_delay_in_job.h) moves the pieces between the processes.
 //
-//   1. each process of the replay (sliced_replay.h) tells the holder of each location what the
-//      replay found of the calls it left there (replayed_for_holder): their Leaves and, of the
-//      calls that waited, how long and for which call; each holder puts its locations' together
-//      (HeldReplay::add);
-//   2. each holder samples its calls' replayed Leaves (leave_samples of HeldReplay::leave); all
-//      samples cut the run again (cut_instants), each holder cuts its locations there
-//      (cut_held_locations) and the cuts are added up (merge_cuts): the delay analysis's slices;
+//   1. each process of the replay (sliced_replay.h) tells the holder of each location which of
+//      the calls it left there waited, for which call, how long and when they were left
+//      (replayed_waits_for_holder); each holder puts its locations' together (HeldReplay);
+//   2. each process of the replay samples the replayed Leaves of its calls
+//      (replayed_leave_samples); all samples cut the run again (cut_instants), each process
+//      cuts the calls it left there (cut_replayed_slice) and the least of every process's cuts
+//      (merge_least_cuts) are the delay analysis's slices;
 //   3. each holder finds its waits' synchronization intervals (waiter_intervals): its own
 //      towards the waited-for call's rank, and asks the waited-for call's holder for that
 //      call's towards its rank (delayer_questions, answer_delayer_questions,
@@ -32,42 +32,43 @@
 
 namespace collwrap {
 
-// A call that waited in the replay: for which call (global ids) and how long.
+// A call that waited in the replay: for which call (global ids), how long, and when it left.
 struct ReplayedWait {
   std::uint32_t call = 0, waited_for = kNone;
-  TimeNs wait = 0;
+  TimeNs wait = 0, leave = 0;
 };
-// What one replay slice's process tells the holder of some locations: of each of them, in
-// location order, the Leaves of the calls the slice leaves; and the calls among them that
-// waited, by call.
-struct ReplayedPart {
-  std::vector<TimeNs> leave;
-  std::vector<ReplayedWait> waits;
-};
-ReplayedPart replayed_for_holder(const ReplaySlice& here, const LocationRange& held);
+// What one replay slice's process tells the holder of some locations: the calls it left there
+// that waited, by call.
+std::vector<ReplayedWait> replayed_waits_for_holder(const ReplaySlice& here,
+                                                    const LocationRange& held);
 
-// What a holder knows of the replay of its locations' calls, put together from every slice's
-// part.
+// What a holder knows of the replay of its locations' calls: their waits, put together from
+// every slice's.
 class HeldReplay {
  public:
-  HeldReplay(const WholeTraceFacts& facts, const LocationRange& held);
-  // Slice s's part; `cuts` are the replay's slices.
-  void add(const ReplayedPart& part, const SliceCuts& cuts, std::size_t s);
-  // Once every part is in: the waits in call order.
+  explicit HeldReplay(const LocationRange& held) : held_(held) {}
+  void add(std::span<const ReplayedWait> waits);
+  // Once every slice's are in: the waits in call order.
   void finish();
 
   const LocationRange& held() const { return held_; }
-  TimeNs leave(std::uint32_t g) const { return leave_[g - first_call_]; }
   std::vector<DelayWait>& waits() { return waits_; }
   const std::vector<DelayWait>& waits() const { return waits_; }
 
  private:
-  const WholeTraceFacts& facts_;
   LocationRange held_;
-  std::uint32_t first_call_ = 0;
-  std::vector<TimeNs> leave_;  // by call from first_call_
   std::vector<DelayWait> waits_;
 };
+
+// Up to `most` replayed Leaves of the calls a replay slice leaves, evenly spread over them.
+std::vector<TimeNs> replayed_leave_samples(const ReplaySlice& here, std::size_t most = 4096);
+// The cuts at `instants` that a replay slice's calls give: of each location, slice s > 0
+// begins at its first call whose replayed Leave is at or after instants[s - 1] (a location's
+// Leaves never decrease), the location's end where the replay slice leaves no such call.
+SliceCuts cut_replayed_slice(const ReplaySlice& here, const WholeTraceFacts& facts,
+                             const std::vector<TimeNs>& instants);
+// The least of two processes' cuts.
+void merge_least_cuts(SliceCuts& into, const SliceCuts& part);
 
 // Of each wait of the holder, the waiter's synchronization interval (waiter_begin, towards the
 // waited-for call's rank), from the holder's trace. `trace`: the holder's, its locations whole,

@@ -9,44 +9,34 @@
 namespace collwrap {
 namespace {
 
-// 1. What the replay found of this process's locations' calls, from every slice's process:
-// K - 1 rounds of one partner each way, received where they go.
+// 1. The waits of this process's locations' calls, from every slice's process: K - 1 rounds
+// of one partner each way.
 HeldReplay replay_to_holders(const JobSlice& slice, const HeldShare& held) {
   const int self = this_process(), processes = process_count();
-  HeldReplay mine(slice.facts, held.part.held);
-  const auto part_for = [&](int to) {
-    return replayed_for_holder(*slice.replay, held.shares.at(static_cast<std::size_t>(to)));
+  HeldReplay mine(held.part.held);
+  const auto waits_for = [&](int to) {
+    return replayed_waits_for_holder(*slice.replay, held.shares.at(static_cast<std::size_t>(to)));
   };
-  mine.add(part_for(self), slice.cuts, static_cast<std::size_t>(self));
+  mine.add(waits_for(self));
   for (int round = 1; round < processes; ++round) {
     const int to = (self + round) % processes, from = (self - round + processes) % processes;
-    const ReplayedPart part = part_for(to);
-    std::uint64_t sizes[2] = {part.leave.size(), part.waits.size()}, incoming[2] = {0, 0};
-    MPI_Sendrecv(sizes, 2, MPI_UINT64_T, to, 0, incoming, 2, MPI_UINT64_T, from, 0, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
-    ReplayedPart theirs;
-    theirs.leave.resize(incoming[0]);
-    theirs.waits.resize(incoming[1]);
-    ExchangeRound exchange;
-    exchange.receive(theirs.leave, from);
-    exchange.receive(theirs.waits, from);
-    exchange.send(part.leave, to);
-    exchange.send(part.waits, to);
-    exchange.wait();
-    mine.add(theirs, slice.cuts, static_cast<std::size_t>(from));
+    std::vector<char> bytes;
+    Out(bytes).vector(waits_for(to));
+    std::vector<ReplayedWait> theirs;
+    In(swap_bytes(bytes, to, from), "the waits of a replay slice's calls").vector(theirs);
+    mine.add(theirs);
   }
   mine.finish();
   return mine;
 }
 
-// 2. The delay analysis's slices, at the replayed Leaves.
-SliceCuts cut_at_replayed_leaves_in_job(const JobSlice& slice, const HeldShare& held,
-                                        const HeldReplay& replay) {
-  const LeaveOf replayed = [&replay](std::uint32_t g) { return replay.leave(g); };
+// 2. The delay analysis's slices, at the replayed Leaves: each process cuts the calls its
+// replay slice left.
+SliceCuts cut_at_replayed_leaves_in_job(const JobSlice& slice) {
   const std::vector<TimeNs> instants =
-      instants_in_job(leave_samples(slice.facts, held.part.held, replayed), process_count());
-  SliceCuts cuts = cut_held_locations(slice.facts, held.part.held, instants, replayed);
-  allreduce(cuts.first, MPI_UINT32_T, MPI_MAX);
+      instants_in_job(replayed_leave_samples(*slice.replay), process_count());
+  SliceCuts cuts = cut_replayed_slice(*slice.replay, slice.facts, instants);
+  allreduce(cuts.first, MPI_UINT32_T, MPI_MIN);
   return cuts;
 }
 
@@ -128,9 +118,9 @@ JobDelayCosts delay_costs_in_job(JobSlice& slice, const HeldShare& held,
   JobDelayCosts out;
   DelayWindow window;
   {
+    out.cuts = cut_at_replayed_leaves_in_job(slice);
     HeldReplay replay = replay_to_holders(slice, held);
     slice.replay->times = {};
-    out.cuts = cut_at_replayed_leaves_in_job(slice, held, replay);
     intervals_in_job(slice, held, replay, options);
     window = window_in_job(slice, held, replay, out.cuts);
   }

@@ -35,13 +35,16 @@ LeaveOf recorded_leaves(const Trace& trace, const WholeTraceFacts& facts) {
   };
 }
 
+std::size_t sample_step(std::size_t count, std::size_t most) {
+  return std::max<std::size_t>(1, (count + most - 1) / std::max<std::size_t>(most, 1));
+}
+
 std::vector<TimeNs> leave_samples(const WholeTraceFacts& facts, const LocationRange& held,
                                   const LeaveOf& leave_of, std::size_t most) {
   const std::size_t end = std::min(held.end, facts.loc_first_call.size() - 1);
   if (held.first >= end) return {};
   const std::uint32_t first = facts.loc_first_call[held.first], last = facts.loc_first_call[end];
-  const std::size_t step =
-      std::max<std::size_t>(1, (last - first + most - 1) / std::max<std::size_t>(most, 1));
+  const std::size_t step = sample_step(last - first, most);
   std::vector<TimeNs> samples;
   for (std::uint32_t g = first; g < last; g += static_cast<std::uint32_t>(step))
     samples.push_back(leave_of(g));

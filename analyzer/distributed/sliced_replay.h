@@ -57,6 +57,8 @@ using LeaveOf = std::function<TimeNs(std::uint32_t)>;
 // The recorded Leaves of the calls of `trace`'s held locations.
 LeaveOf recorded_leaves(const Trace& trace, const WholeTraceFacts& facts);
 
+// Every how many of `count` calls one is sampled, for at most `most` samples.
+std::size_t sample_step(std::size_t count, std::size_t most);
 // Up to `most` Leaves of the `held` locations' calls, evenly spread over them.
 std::vector<TimeNs> leave_samples(const WholeTraceFacts& facts, const LocationRange& held,
                                   const LeaveOf& leave_of, std::size_t most = 4096);

@@ -19,7 +19,8 @@
 namespace collwrap {
 namespace {
 
-DelayCosts play_delay_costs(PlayedJob& job, const SegmentTypes& types,
+// `whole`: the whole trace's replay as recorded, against which the job's cuts are checked.
+DelayCosts play_delay_costs(PlayedJob& job, const SegmentTypes& types, const ReplayTimes& whole,
                             const DelayOptions& options) {
   const std::size_t processes = job.shares.size();
   const WholeTraceFacts& facts = job.facts;
@@ -29,25 +30,28 @@ DelayCosts play_delay_costs(PlayedJob& job, const SegmentTypes& types,
     rows.segment_type.assign(types.type_of_call.begin() + rows.first_call,
                              types.type_of_call.begin() + rows.first_call + rows.calls());
 
-  // 1. What the replay found, to the holders.
+  // 1. The waits the replay found, to the holders.
   std::vector<HeldReplay> held;
-  for (std::size_t p = 0; p < processes; ++p) held.emplace_back(facts, job.shares[p]);
+  for (std::size_t p = 0; p < processes; ++p) held.emplace_back(job.shares[p]);
   for (std::size_t s = 0; s < processes; ++s)
     for (std::size_t p = 0; p < processes; ++p)
-      held[p].add(replayed_for_holder(job.slices[s], job.shares[p]), job.cuts, s);
+      held[p].add(replayed_waits_for_holder(job.slices[s], job.shares[p]));
   for (HeldReplay& h : held) h.finish();
 
   // 2. The delay analysis's slices, at the replayed Leaves.
-  const auto replayed = [&](std::size_t p) {
-    return [&h = held[p]](std::uint32_t g) { return h.leave(g); };
-  };
   std::vector<TimeNs> samples;
-  for (std::size_t p = 0; p < processes; ++p)
-    for (const TimeNs t : leave_samples(facts, job.shares[p], replayed(p), 8)) samples.push_back(t);
+  for (const ReplaySlice& slice : job.slices)
+    for (const TimeNs t : replayed_leave_samples(slice, 8)) samples.push_back(t);
   const std::vector<TimeNs> instants = cut_instants(samples, processes);
   SliceCuts cuts;
-  for (std::size_t p = 0; p < processes; ++p)
-    merge_cuts(cuts, cut_held_locations(facts, job.shares[p], instants, replayed(p)));
+  for (const ReplaySlice& slice : job.slices)
+    merge_least_cuts(cuts, cut_replayed_slice(slice, facts, instants));
+  // The cuts are where the whole replay's Leaves pass the instants.
+  SliceCuts expected_cuts{cuts.locations, std::vector<std::uint32_t>(cuts.first.size())};
+  for (std::uint32_t loc = 0; loc < cuts.locations; ++loc)
+    cut_location(expected_cuts, loc, facts.loc_first_call[loc], facts.loc_first_call[loc + 1],
+                 instants, [&](std::uint32_t g) { return whole.leave(g); });
+  EXPECT_EQ(cuts.first, expected_cuts.first);
   const SliceIndex index(facts, cuts);
 
   // 3. The synchronization intervals: asked[p][q], process p's questions to process q.
@@ -119,10 +123,11 @@ void expect_job_costs_as_whole(const Trace& whole, const std::vector<LocationRan
   const Matching matching = match_trace(whole, 1);
   const ReplayGraph graph = build_replay_graph(whole, matching);
   const SegmentTypes types = segment_types(whole, graph);
-  const DelayCosts expected = delay_costs(whole, graph, types, replay_trace(graph), options);
+  const ReplayTimes recorded = replay_trace(graph);
+  const DelayCosts expected = delay_costs(whole, graph, types, recorded, options);
   PlayedJob job = play_job(whole, shares, Digests::Made, {});
   ASSERT_FALSE(job.refused);
-  const DelayCosts costs = play_delay_costs(job, types, options);
+  const DelayCosts costs = play_delay_costs(job, types, recorded, options);
   EXPECT_EQ(costs.short_term, expected.short_term);
   EXPECT_EQ(costs.long_term, expected.long_term);
   EXPECT_EQ(costs.largest_charge, expected.largest_charge);
