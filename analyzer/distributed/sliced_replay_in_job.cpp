@@ -215,7 +215,9 @@ void release_share_for_sliced_steps(HeldShare& held) {
       l = l.definition_only();
       continue;
     }
-    std::vector<TimeNs>().swap(l.call_leave);  // the Enters stay: they count the calls
+    std::vector<TimeNs>().swap(l.call_enter);
+    std::vector<TimeNs>().swap(l.call_leave);
+    std::vector<std::uint32_t>().swap(l.call_region);
   }
   trace.release_op_details();
   held.part.origin_call = {};

@@ -68,7 +68,7 @@ std::uint64_t what_if_changes(const Trace& trace, std::span<const std::uint32_t>
   for (std::size_t loc = at.first; loc < std::min(at.end, trace.locations.size()); ++loc) {
     const Location& l = trace.locations[loc];
     if (spec.rank >= 0 && l.rank != spec.rank) continue;
-    for (std::uint32_t i = 0; i < l.calls(); ++i) {
+    for (std::uint32_t i = 0; i < l.call_callsite.size(); ++i) {
       const std::uint32_t site = l.call_callsite[i];
       if (site == kNone || !site_matches(trace.callsites[site], spec.file, spec.line)) continue;
       ++hits;

@@ -37,7 +37,8 @@ WhatIfSpec parse_what_if(std::string_view text);
 bool site_matches(const CallSite& site, const std::string& file, std::uint32_t line);
 
 // The segments a question changes among the calls of the `at` locations (numbered globally by
-// `loc_first_call`), in call order, appended to `changed`; returns how many.
+// `loc_first_call`), in call order, appended to `changed`; returns how many. Reads only the
+// calls' call sites (call_callsite), which is all a divided analysis keeps of them by then.
 std::uint64_t what_if_changes(const Trace& trace, std::span<const std::uint32_t> loc_first_call,
                               const WhatIfSpec& spec, std::vector<ScaledSegment>& changed,
                               const LocationRange& at = {});
