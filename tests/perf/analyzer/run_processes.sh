@@ -12,9 +12,9 @@
 #                an archive already there is used as it is
 #   REPEAT       environment variable, runs per configuration (default 3)
 #   SELECTION    environment variable: "all" (default: --patterns all, the analyzer's whole
-#                analysis, which a job analyzes on process 0 after reading in shares) or
-#                "divided" (--patterns all --no-causes, which a job analyzes divided, each
-#                process holding its share)
+#                analysis, root causes included, which a job divides in slices of time) or
+#                "divided" (--patterns all --no-causes: every pattern, each process holding
+#                its share)
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 EVENTS=${2:-10000000}
