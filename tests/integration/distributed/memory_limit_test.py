@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Under a per-process memory limit that the analyzer alone exceeds, `mpirun -np K analyzer`
-with every pattern and without root causes analyzes the same archive, each process holding only its share, and
-gives the report of the analyzer alone run without the limit.
+with every pattern, without root causes or with them (--causes), analyzes the same archive,
+each process holding only its share, and gives the report of the analyzer alone run without
+the limit.
 
 The limit is the data segment (RLIMIT_DATA, `ulimit -d`): the heap and private mappings of every
 process, which the job's processes inherit from mpirun; MPI's shared-memory segments are not
@@ -9,7 +10,7 @@ counted. The analyzer alone must stop with its out-of-memory message and exit st
 crash; each job must exit 0 with a report equal field by field (compare_reports.py).
 
 Usage: memory_limit_test.py --analyzer A --mpirun M --archive DIR --limit-mib N
-           --processes K [K...] --work DIR
+           --processes K [K...] [--causes] --work DIR
 """
 import argparse
 import json
@@ -41,13 +42,15 @@ def main():
     parser.add_argument("--archive", required=True)
     parser.add_argument("--limit-mib", type=int, required=True)
     parser.add_argument("--processes", type=int, nargs="+", required=True)
+    parser.add_argument("--causes", action="store_true", help="with the root-cause analysis")
     parser.add_argument("--work", required=True)
     args = parser.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
     limit = args.limit_mib << 20
     # Every wait counts (the synthetic archive's are short), one thread per process.
-    options = ["--patterns", "all", "--no-causes", "--min-wait", "0", "--threads", "1", "-q"]
+    options = ["--patterns", "all", "--min-wait", "0", "--threads", "1", "-q"] + \
+        ([] if args.causes else ["--no-causes"])
 
     expected_path = os.path.join(args.work, "alone.json")
     alone = run([args.analyzer, args.archive, *options, "--json", expected_path])
