@@ -211,7 +211,8 @@ int main(int argc, char** argv) {
     return run(cl);
   } catch (const std::bad_alloc&) {
     return fail(kExitBadTrace,
-                "out of memory; analyze on a machine with more memory or trace fewer ranks");
+                "out of memory; analyze with more processes, each holding a share of the "
+                "trace (mpirun -np K analyzer ...), or on a machine with more memory");
   } catch (const std::exception& e) {
     return fail(kExitBadTrace, std::string("cannot analyze this trace: ") + e.what());
   }
