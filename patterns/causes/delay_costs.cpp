@@ -103,13 +103,12 @@ class WindowCalls {
       throw std::invalid_argument("delay window: its rows and runs of calls differ in number");
     call_loc_.resize(rows);
     for (std::uint32_t loc = 0; loc + 1 < loc_first_row_.size(); ++loc)
-      std::fill(call_loc_.begin() + loc_first_row_[loc], call_loc_.begin() + loc_first_row_[loc + 1],
-                loc);
+      std::fill(call_loc_.begin() + loc_first_row_[loc],
+                call_loc_.begin() + loc_first_row_[loc + 1], loc);
     wait_of_row_.assign(rows, kNone);
     for (std::uint32_t k = 0; k < window_.waits.size(); ++k) {
       const std::uint32_t r = local(window_.waits[k].call);
-      if (r == kNone)
-        throw std::invalid_argument("delay window: a wait outside its runs of calls");
+      if (r == kNone) throw std::invalid_argument("delay window: a wait outside its runs of calls");
       wait_of_row_[r] = k;
     }
   }
@@ -523,16 +522,27 @@ DelayCosts delay_costs_in_slices(const Trace& trace, const ReplayGraph& graph,
         runs.need(slice[g], graph.call_loc[g], whole_trace_wait(calls, g),
                   graph.call_loc[calls.waited_for(g)]);
   }
+  return attribute_slices_in_turn(
+      cuts.slices(), graph.calls(), types.types(),
+      [&](std::size_t s) { return delay_window(trace, graph, types, times, runs, s, options); },
+      [&](std::uint32_t g) { return slice[g]; },
+      [&](std::uint32_t g) { return entered_in(graph, slice, g); }, options);
+}
+
+DelayCosts attribute_slices_in_turn(std::size_t slices, std::size_t calls, std::size_t types,
+                                    const std::function<DelayWindow(std::size_t)>& window_of,
+                                    const std::function<std::uint32_t(std::uint32_t)>& slice_of,
+                                    const std::function<std::uint32_t(std::uint32_t)>& entered_in,
+                                    const DelayOptions& options) {
   DelayCosts result;
-  result.short_term.assign(graph.calls(), 0);
-  result.long_term.assign(graph.calls(), 0);
-  result.largest_charge.assign(graph.calls(), 0);
+  result.short_term.assign(calls, 0);
+  result.long_term.assign(calls, 0);
+  result.largest_charge.assign(calls, 0);
   DelayHandover handed;
-  for (std::size_t s = cuts.slices(); s-- > 0;) {
-    DelaySlice part(delay_window(trace, graph, types, times, runs, s, options), types.types(),
-                    options);
+  for (std::size_t s = slices; s-- > 0;) {
+    DelaySlice part(window_of(s), types, options);
     part.take_over(std::move(handed));
-    part.attribute([&](std::uint32_t g) { return slice[g] == s; });
+    part.attribute([&](std::uint32_t g) { return slice_of(g) == s; });
     // The segments entered in this slice have had every charge: a wait charges only segments
     // that begin before it ends, and the waits of the earlier slices, still to come, end
     // before this slice's segments begin.
@@ -541,7 +551,7 @@ DelayCosts delay_costs_in_slices(const Trace& trace, const ReplayGraph& graph,
     std::uint32_t r = 0;
     for (std::size_t loc = 0; loc < window.first.size(); ++loc)
       for (std::uint32_t g = window.first[loc]; g < window.end[loc]; ++g, ++r)
-        if (entered_in(graph, slice, g) == s) {
+        if (entered_in(g) == s) {
           result.short_term[g] = costs.short_term[r];
           result.long_term[g] = costs.long_term[r];
           result.largest_charge[g] = costs.largest_charge[r];
@@ -552,7 +562,7 @@ DelayCosts delay_costs_in_slices(const Trace& trace, const ReplayGraph& graph,
       result.residual = costs.residual;
       result.charges = costs.charges;
     } else {
-      handed = part.hand_back([&](std::uint32_t g) { return entered_in(graph, slice, g) < s; });
+      handed = part.hand_back([&](std::uint32_t g) { return entered_in(g) < s; });
     }
   }
   return result;

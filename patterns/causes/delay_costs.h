@@ -65,8 +65,8 @@ DelayCosts delay_costs(const Trace& trace, const ReplayGraph& graph, const Segme
 // send). Global call ids.
 struct DelayWait {
   std::uint32_t call = 0;
-  std::uint32_t site = kNone;         // the call's call site
-  std::uint32_t waited_for = kNone;   // the call whose Enter it waited for
+  std::uint32_t site = kNone;        // the call's call site
+  std::uint32_t waited_for = kNone;  // the call whose Enter it waited for
   // The first calls of the synchronization interval that ends at it, towards the waited-for
   // call's rank, and of the one that ends at the waited-for call, towards this call's rank
   // (interval_begin).
@@ -147,6 +147,17 @@ class DelaySlice {
   std::unique_ptr<Analysis> analysis_;
 };
 
+// The slices of a delay analysis attributed one after another in one process, from the last to
+// the first, slice s from window_of(s) and what the slices after it hand back, as the processes
+// of a divided analysis go; every call's costs (by global id, of the `calls`) taken from the
+// slice that enters it (entered_in(call)), the sums from the first slice. slice_of(call): the
+// slice a wait belongs to.
+DelayCosts attribute_slices_in_turn(std::size_t slices, std::size_t calls, std::size_t types,
+                                    const std::function<DelayWindow(std::size_t)>& window_of,
+                                    const std::function<std::uint32_t(std::uint32_t)>& slice_of,
+                                    const std::function<std::uint32_t(std::uint32_t)>& entered_in,
+                                    const DelayOptions& options = {});
+
 // The same as delay_costs in slices of time cut at the Leaves of `times`
 // (cut_at_replayed_leaves), from the last slice to the first, each slice a DelaySlice of its
 // own from its window (delay_window) and what the slices after it hand back, as the processes
@@ -164,8 +175,7 @@ struct DelayWindowRuns {
   std::vector<std::uint32_t> first, end;  // row t: slice t's runs
   explicit DelayWindowRuns(const SliceCuts& cuts);
   // Adds what `wait`, of slice `slice` and on location `loc`, needs.
-  void need(std::size_t slice, std::uint32_t loc, const DelayWait& wait,
-            std::uint32_t delayer_loc);
+  void need(std::size_t slice, std::uint32_t loc, const DelayWait& wait, std::uint32_t delayer_loc);
   // Adds what another holder's waits need.
   void merge(const DelayWindowRuns& other);
 };

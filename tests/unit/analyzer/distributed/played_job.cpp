@@ -2,7 +2,18 @@
 
 #include <gtest/gtest.h>
 
+#include "synthetic_runs.h"
+
 namespace collwrap {
+
+std::vector<Trace> sliced_test_traces() {
+  std::vector<Trace> traces = divided_test_traces();
+  traces.push_back(testing::delay_chain());
+  traces.push_back(testing::imbalance_before_allreduce({5'000'000'000, 100, 300, 100}));
+  traces.push_back(testing::moving_imbalance());
+  traces.push_back(testing::neighbours_and_collectives());
+  return traces;
+}
 
 PlayedJob play_job(const Trace& whole, const std::vector<LocationRange>& shares, Digests digests,
                    const ReplayOptions& options, const std::vector<TimeNs>* cut_at) {

@@ -23,6 +23,10 @@ struct PlayedJob {
   std::vector<ReplaySlice> slices;
 };
 
+// The traces the steps in slices are tested on: the divided analysis's, and the root-cause
+// tests' runs (a 5 s segment among them).
+std::vector<Trace> sliced_test_traces();
+
 // The job of `shares.size()` processes, one slice each, up to its replay as `options` asks;
 // cut at `cut_at` when given, else where the samples of the Leaves say.
 PlayedJob play_job(const Trace& whole, const std::vector<LocationRange>& shares, Digests digests,

@@ -84,36 +84,11 @@ DelayCosts play_delay_costs(PlayedJob& job, const SegmentTypes& types, const Rep
   }
 
   // 5. From the last slice to the first.
-  DelayCosts result;
-  const std::size_t calls = facts.loc_first_call.back();
-  result.short_term.assign(calls, 0);
-  result.long_term.assign(calls, 0);
-  result.largest_charge.assign(calls, 0);
-  DelayHandover handed;
-  for (std::size_t s = processes; s-- > 0;) {
-    DelaySlice slice(std::move(windows[s]), types.types(), options);
-    slice.take_over(std::move(handed));
-    slice.attribute([&](std::uint32_t g) { return index.slice_of(g) == s; });
-    const DelayCosts& costs = slice.costs();
-    const DelayWindow& window = slice.window();
-    std::uint32_t r = 0;
-    for (std::size_t loc = 0; loc < window.first.size(); ++loc)
-      for (std::uint32_t g = window.first[loc]; g < window.end[loc]; ++g, ++r)
-        if (index.entered_in(g) == s) {
-          result.short_term[g] = costs.short_term[r];
-          result.long_term[g] = costs.long_term[r];
-          result.largest_charge[g] = costs.largest_charge[r];
-        }
-    result.waits += costs.waits;
-    if (s == 0) {
-      result.total_wait = costs.total_wait;
-      result.residual = costs.residual;
-      result.charges = costs.charges;
-    } else {
-      handed = slice.hand_back([&](std::uint32_t g) { return index.entered_in(g) < s; });
-    }
-  }
-  return result;
+  return attribute_slices_in_turn(
+      processes, facts.loc_first_call.back(), types.types(),
+      [&](std::size_t s) { return std::move(windows[s]); },
+      [&](std::uint32_t g) { return index.slice_of(g); },
+      [&](std::uint32_t g) { return index.entered_in(g); }, options);
 }
 
 void expect_job_costs_as_whole(const Trace& whole, const std::vector<LocationRange>& shares,
@@ -128,30 +103,11 @@ void expect_job_costs_as_whole(const Trace& whole, const std::vector<LocationRan
   PlayedJob job = play_job(whole, shares, Digests::Made, {});
   ASSERT_FALSE(job.refused);
   const DelayCosts costs = play_delay_costs(job, types, recorded, options);
-  EXPECT_EQ(costs.short_term, expected.short_term);
-  EXPECT_EQ(costs.long_term, expected.long_term);
-  EXPECT_EQ(costs.largest_charge, expected.largest_charge);
-  EXPECT_EQ(costs.total_wait, expected.total_wait);
-  EXPECT_EQ(costs.residual, expected.residual);
-  EXPECT_EQ(costs.waits, expected.waits);
-  ASSERT_EQ(costs.charges.size(), expected.charges.size());
-  for (std::size_t i = 0; i < costs.charges.size(); ++i) {
-    const WaitCharge &x = costs.charges[i], &y = expected.charges[i];
-    EXPECT_EQ(std::tie(x.segment_loc, x.segment_type, x.wait_loc, x.wait_site),
-              std::tie(y.segment_loc, y.segment_type, y.wait_loc, y.wait_site))
-        << i;
-    EXPECT_EQ(x.short_term, y.short_term) << i;
-    EXPECT_EQ(x.long_term, y.long_term) << i;
-  }
+  testing::expect_same_delay_costs(costs, expected);
 }
 
 TEST(SlicedDelay, EveryProcessesSliceCostsAsTheWholeTrace) {
-  std::vector<Trace> traces = divided_test_traces();
-  traces.push_back(testing::delay_chain());
-  traces.push_back(testing::imbalance_before_allreduce({5'000'000'000, 100, 300, 100}));
-  traces.push_back(testing::moving_imbalance());
-  traces.push_back(testing::neighbours_and_collectives());
-  for (const Trace& whole : traces)
+  for (const Trace& whole : sliced_test_traces())
     for (const std::uint32_t interval : {4096u, 2u})
       for (unsigned processes = 1; processes <= whole.locations.size(); ++processes)
         expect_job_costs_as_whole(whole, split_locations(events_per_location(whole), processes),

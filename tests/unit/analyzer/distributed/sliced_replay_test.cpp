@@ -68,12 +68,7 @@ void expect_job_replays_as_whole(const Trace& whole, const std::vector<LocationR
 }
 
 TEST(SlicedReplay, EveryProcessesSliceReplaysAsTheWholeTrace) {
-  std::vector<Trace> traces = divided_test_traces();
-  traces.push_back(testing::delay_chain());
-  traces.push_back(testing::imbalance_before_allreduce({5'000'000'000, 100, 300, 100}));
-  traces.push_back(testing::moving_imbalance());
-  traces.push_back(testing::neighbours_and_collectives());
-  for (const Trace& whole : traces)
+  for (const Trace& whole : sliced_test_traces())
     for (const Digests digests : {Digests::Made, Digests::None})
       for (unsigned processes = 1; processes <= whole.locations.size(); ++processes)
         expect_job_replays_as_whole(whole, split_locations(events_per_location(whole), processes),

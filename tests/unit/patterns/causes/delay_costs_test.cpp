@@ -250,21 +250,7 @@ TEST(DelayCosts, InSlicesOfTimeTheCostsAreTheSameToTheBit) {
       const SliceCuts cuts = cut_at_replayed_leaves(a.run.graph, a.times, slices);
       const DelayCosts sliced =
           delay_costs_in_slices(a.run.trace, a.run.graph, a.types, a.times, cuts);
-      EXPECT_EQ(sliced.short_term, a.costs.short_term);
-      EXPECT_EQ(sliced.long_term, a.costs.long_term);
-      EXPECT_EQ(sliced.largest_charge, a.costs.largest_charge);
-      EXPECT_EQ(sliced.total_wait, a.costs.total_wait);
-      EXPECT_EQ(sliced.residual, a.costs.residual);
-      EXPECT_EQ(sliced.waits, a.costs.waits);
-      ASSERT_EQ(sliced.charges.size(), a.costs.charges.size());
-      for (std::size_t i = 0; i < sliced.charges.size(); ++i) {
-        const WaitCharge &x = sliced.charges[i], &y = a.costs.charges[i];
-        EXPECT_EQ(std::tie(x.segment_loc, x.segment_type, x.wait_loc, x.wait_site),
-                  std::tie(y.segment_loc, y.segment_type, y.wait_loc, y.wait_site))
-            << i;
-        EXPECT_EQ(x.short_term, y.short_term) << i;
-        EXPECT_EQ(x.long_term, y.long_term) << i;
-      }
+      expect_same_delay_costs(sliced, a.costs);
     }
   }
   EXPECT_TRUE(passed_on);

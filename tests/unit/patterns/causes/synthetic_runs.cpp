@@ -1,6 +1,9 @@
 #include "synthetic_runs.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <tuple>
 
 namespace collwrap::testing {
 
@@ -96,6 +99,24 @@ Trace neighbours_and_collectives() {
   const TimeNs last = *std::max_element(t.begin(), t.end()) + 50;
   for (int r = 0; r < kRanks; ++r) b.call(r, "MPI_Finalize", t[r] + 30, last + 10, "n.c", 30);
   return b.finish();
+}
+
+void expect_same_delay_costs(const DelayCosts& actual, const DelayCosts& expected) {
+  EXPECT_EQ(actual.short_term, expected.short_term);
+  EXPECT_EQ(actual.long_term, expected.long_term);
+  EXPECT_EQ(actual.largest_charge, expected.largest_charge);
+  EXPECT_EQ(actual.total_wait, expected.total_wait);
+  EXPECT_EQ(actual.residual, expected.residual);
+  EXPECT_EQ(actual.waits, expected.waits);
+  ASSERT_EQ(actual.charges.size(), expected.charges.size());
+  for (std::size_t i = 0; i < actual.charges.size(); ++i) {
+    const WaitCharge &x = actual.charges[i], &y = expected.charges[i];
+    EXPECT_EQ(std::tie(x.segment_loc, x.segment_type, x.wait_loc, x.wait_site),
+              std::tie(y.segment_loc, y.segment_type, y.wait_loc, y.wait_site))
+        << i;
+    EXPECT_EQ(x.short_term, y.short_term) << i;
+    EXPECT_EQ(x.long_term, y.long_term) << i;
+  }
 }
 
 }  // namespace collwrap::testing

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "delay_costs.h"
 #include "matching.h"
 #include "replay_graph.h"
 #include "trace_builder.h"
@@ -38,5 +39,9 @@ Trace moving_imbalance();
 // MPI_Bcast from rank 1. Transfers take 20 ns and the recorded times keep the clock condition,
 // as the clock repair leaves them.
 Trace neighbours_and_collectives();
+
+// Expects every call's delay costs, the sums and the charges (in the order first charged) of
+// `actual` to be `expected`'s, to the bit.
+void expect_same_delay_costs(const DelayCosts& actual, const DelayCosts& expected);
 
 }  // namespace collwrap::testing
