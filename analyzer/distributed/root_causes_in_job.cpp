@@ -174,6 +174,7 @@ JobCauses root_causes_in_job(const MpiJob& job, HeldShare& held, const CauseOpti
   std::optional<CriticalPathSummary> path =
       critical_path_in_job(slice, trace, options.top_segments);
   if (path) result.critical_path = std::move(*path);
+  std::vector<std::uint32_t>().swap(slice.replay->part.segment_type);  // read by the path only
   JobDelayCosts delay = delay_costs_in_job(slice, held);
   result.delay.waits = delay.totals.waits;
   result.delay.total_wait_s = seconds(static_cast<TimeNs>(delay.totals.total_wait));

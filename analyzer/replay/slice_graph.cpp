@@ -1,6 +1,7 @@
 #include "slice_graph.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "flat_map.h"
 #include "replay_slices.h"
@@ -8,10 +9,11 @@
 namespace collwrap {
 
 std::uint32_t SliceGraph::local(std::uint32_t global_call) const {
-  const auto it = std::lower_bound(by_global.begin(), by_global.end(), global_call,
-                                   [](const std::pair<std::uint32_t, std::uint32_t>& e,
-                                      std::uint32_t g) { return e.first < g; });
-  return it != by_global.end() && it->first == global_call ? it->second : kNone;
+  if (const std::uint32_t c = runs.local(global_call); c != kNone) return c;
+  const auto handed = global.begin() + runs.size();
+  const auto it = std::lower_bound(handed, global.end(), global_call);
+  return it != global.end() && *it == global_call ? static_cast<std::uint32_t>(it - global.begin())
+                                                  : kNone;
 }
 
 namespace {
@@ -35,6 +37,7 @@ SliceGraph slice_graph_from_rows(const SliceCuts& cuts, std::size_t s, SliceRows
     const std::uint32_t first = cuts.row(s)[loc], next = cuts.row(s + 1)[loc];
     slice.from.push_back(static_cast<std::uint32_t>(slice.global.size()));
     slice.to.push_back(slice.from.back() + (next - first));
+    slice.runs.add(first, first + static_cast<std::uint32_t>(rows.locations[loc].calls()));
     for (std::uint32_t r = 0; r < rows.locations[loc].calls(); ++r) {
       slice.global.push_back(first + r);
       g.call_loc.push_back(loc);
@@ -42,19 +45,17 @@ SliceGraph slice_graph_from_rows(const SliceCuts& cuts, std::size_t s, SliceRows
   }
   g.loc_first_call.push_back(static_cast<std::uint32_t>(slice.global.size()));
   const std::uint32_t own = g.loc_first_call.back();
-  // The locations' calls come in the order of their global ids.
-  for (std::uint32_t c = 0; c < own; ++c) slice.by_global.emplace_back(slice.global[c], c);
-  // The handed-over calls the locations' parts do not hold already.
+  // The handed-over calls the locations' parts do not hold already, by call.
   std::vector<const HandedCall*> handed;
-  for (const HandedCall& h : rows.handed)
+  for (const HandedCall& h : rows.handed) {
+    if (slice.global.size() > own && h.call <= slice.global.back())
+      throw std::invalid_argument("a slice's handed-over calls are not in ascending order");
     if (slice.local(h.call) == kNone) {
       slice.global.push_back(h.call);
       g.call_loc.push_back(static_cast<std::uint32_t>(locations));
       handed.push_back(&h);
     }
-  for (std::uint32_t c = own; c < slice.global.size(); ++c)
-    slice.by_global.emplace_back(slice.global[c], c);
-  std::sort(slice.by_global.begin(), slice.by_global.end());
+  }
 
   // What the replay reads of each call: the costs of the locations' calls (the next ones are
   // entered here, so their segments count), the gates of those the slice leaves; of the

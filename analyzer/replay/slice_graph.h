@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "call_runs.h"
 #include "graph_rows.h"
 #include "replay_graph.h"
 
@@ -26,8 +27,8 @@ struct SliceGraph {
   std::vector<std::uint32_t> from, to;  // by location, local ids: the calls the slice leaves
   // By local call, the type of the compute segment before it, when the rows gave them.
   std::vector<std::uint32_t> segment_type;
-  // (global id, local id) of every call the slice holds, by global id.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> by_global;
+  // The locations' calls by their global ids (the handed-over ones, after them, ascending).
+  CallRuns runs;
 
   // The local id of a global call, or kNone when the slice does not hold it.
   std::uint32_t local(std::uint32_t global_call) const;

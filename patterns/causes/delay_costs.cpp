@@ -4,6 +4,7 @@
 #include <queue>
 #include <span>
 
+#include "call_runs.h"
 #include "flat_map.h"
 #include "replay_slices.h"
 
@@ -96,6 +97,7 @@ class WindowCalls {
     std::uint32_t rows = 0;
     for (std::size_t loc = 0; loc < window_.first.size(); ++loc) {
       loc_first_row_.push_back(rows);
+      runs_.add(window_.first[loc], window_.end[loc]);
       rows += window_.end[loc] - window_.first[loc];
     }
     loc_first_row_.push_back(rows);
@@ -133,15 +135,7 @@ class WindowCalls {
     return window_.first[loc] + (r - loc_first_row_[loc]);
   }
   // The row of global call g, or kNone when the window does not hold it.
-  std::uint32_t local(std::uint32_t g) const {
-    const auto after = std::upper_bound(window_.first.begin(), window_.first.end(), g);
-    for (auto it = after; it != window_.first.begin();) {
-      const auto loc = static_cast<std::size_t>(--it - window_.first.begin());
-      if (g < window_.end[loc]) return loc_first_row_[loc] + (g - window_.first[loc]);
-      if (window_.first[loc] < window_.end[loc]) break;  // empty runs may share a first call
-    }
-    return kNone;
-  }
+  std::uint32_t local(std::uint32_t g) const { return runs_.local(g); }
   const DelayWindow& window() const { return window_; }
 
  private:
@@ -154,6 +148,7 @@ class WindowCalls {
   }
 
   DelayWindow window_;
+  CallRuns runs_;
   std::vector<std::uint32_t> loc_first_row_;  // locations + 1 entries
   std::vector<std::uint32_t> call_loc_;       // by row
   std::vector<std::uint32_t> wait_of_row_;    // by row: index into window_.waits, or kNone
