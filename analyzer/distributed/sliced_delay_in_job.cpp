@@ -124,7 +124,7 @@ JobDelayCosts delay_costs_in_job(JobSlice& slice, const HeldShare& held,
     intervals_in_job(slice, held, replay, options);
     window = window_in_job(slice, held, replay, out.cuts);
   }
-  out.slice = std::make_unique<DelaySlice>(std::move(window), slice.types.types(), options);
+  out.slice = std::make_unique<DelaySlice>(std::move(window), slice.types.types());
   // 5. From the last slice to the first.
   const SliceIndex index(slice.facts, out.cuts);
   const auto here = static_cast<std::uint32_t>(self);

@@ -417,7 +417,7 @@ struct DelaySlice::Analysis : DelayAnalysis<WindowCalls> {
   using DelayAnalysis<WindowCalls>::DelayAnalysis;
 };
 
-DelaySlice::DelaySlice(DelayWindow window, std::size_t types, const DelayOptions&)
+DelaySlice::DelaySlice(DelayWindow window, std::size_t types)
     : analysis_(std::make_unique<Analysis>(WindowCalls(std::move(window)), types)) {}
 DelaySlice::DelaySlice(DelaySlice&&) noexcept = default;
 DelaySlice::~DelaySlice() = default;
@@ -521,21 +521,20 @@ DelayCosts delay_costs_in_slices(const Trace& trace, const ReplayGraph& graph,
       cuts.slices(), graph.calls(), types.types(),
       [&](std::size_t s) { return delay_window(trace, graph, types, times, runs, s, options); },
       [&](std::uint32_t g) { return slice[g]; },
-      [&](std::uint32_t g) { return entered_in(graph, slice, g); }, options);
+      [&](std::uint32_t g) { return entered_in(graph, slice, g); });
 }
 
 DelayCosts attribute_slices_in_turn(std::size_t slices, std::size_t calls, std::size_t types,
                                     const std::function<DelayWindow(std::size_t)>& window_of,
                                     const std::function<std::uint32_t(std::uint32_t)>& slice_of,
-                                    const std::function<std::uint32_t(std::uint32_t)>& entered_in,
-                                    const DelayOptions& options) {
+                                    const std::function<std::uint32_t(std::uint32_t)>& entered_in) {
   DelayCosts result;
   result.short_term.assign(calls, 0);
   result.long_term.assign(calls, 0);
   result.largest_charge.assign(calls, 0);
   DelayHandover handed;
   for (std::size_t s = slices; s-- > 0;) {
-    DelaySlice part(window_of(s), types, options);
+    DelaySlice part(window_of(s), types);
     part.take_over(std::move(handed));
     part.attribute([&](std::uint32_t g) { return slice_of(g) == s; });
     // The segments entered in this slice have had every charge: a wait charges only segments

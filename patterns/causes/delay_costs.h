@@ -123,7 +123,7 @@ struct DelayHandover {
 // waits cost what delay_costs gives them, to the bit.
 class DelaySlice {
  public:
-  DelaySlice(DelayWindow window, std::size_t types, const DelayOptions& options = {});
+  DelaySlice(DelayWindow window, std::size_t types);
   DelaySlice(DelaySlice&&) noexcept;
   ~DelaySlice();
 
@@ -155,8 +155,7 @@ class DelaySlice {
 DelayCosts attribute_slices_in_turn(std::size_t slices, std::size_t calls, std::size_t types,
                                     const std::function<DelayWindow(std::size_t)>& window_of,
                                     const std::function<std::uint32_t(std::uint32_t)>& slice_of,
-                                    const std::function<std::uint32_t(std::uint32_t)>& entered_in,
-                                    const DelayOptions& options = {});
+                                    const std::function<std::uint32_t(std::uint32_t)>& entered_in);
 
 // The same as delay_costs in slices of time cut at the Leaves of `times`
 // (cut_at_replayed_leaves), from the last slice to the first, each slice a DelaySlice of its

@@ -88,7 +88,7 @@ DelayCosts play_delay_costs(PlayedJob& job, const SegmentTypes& types, const Rep
       processes, facts.loc_first_call.back(), types.types(),
       [&](std::size_t s) { return std::move(windows[s]); },
       [&](std::uint32_t g) { return index.slice_of(g); },
-      [&](std::uint32_t g) { return index.entered_in(g); }, options);
+      [&](std::uint32_t g) { return index.entered_in(g); });
 }
 
 void expect_job_costs_as_whole(const Trace& whole, const std::vector<LocationRange>& shares,
