@@ -14,12 +14,6 @@ std::size_t holder_of(const std::vector<LocationRange>& shares, std::uint32_t lo
   throw std::invalid_argument("a location no process holds");
 }
 
-std::uint32_t location_of(const WholeTraceFacts& facts, std::uint32_t g) {
-  const auto& first = facts.loc_first_call;
-  return static_cast<std::uint32_t>(std::upper_bound(first.begin(), first.end(), g) -
-                                    first.begin() - 1);
-}
-
 // The held locations that exist, [first, end).
 std::size_t held_end(const LocationRange& held, const WholeTraceFacts& facts) {
   return std::min(held.end, facts.loc_first_call.size() - 1);
@@ -99,8 +93,8 @@ void merge_least_cuts(SliceCuts& into, const SliceCuts& part) {
 void waiter_intervals(HeldReplay& replay, const Trace& trace, const WholeTraceFacts& facts,
                       const DelayOptions& options) {
   for (DelayWait& w : replay.waits()) {
-    const std::uint32_t loc = location_of(facts, w.call);
-    const std::int32_t rank = trace.locations[location_of(facts, w.waited_for)].rank;
+    const std::uint32_t loc = facts.location_of(w.call);
+    const std::int32_t rank = trace.locations[facts.location_of(w.waited_for)].rank;
     const std::uint32_t first = facts.loc_first_call[loc];
     w.waiter_begin = first + interval_begin(trace.locations[loc], w.call - first, rank, options);
   }
@@ -111,8 +105,8 @@ std::vector<std::vector<DelayerQuestion>> delayer_questions(
     const std::vector<LocationRange>& shares) {
   std::vector<std::vector<DelayerQuestion>> asked(shares.size());
   for (const DelayWait& w : replay.waits()) {
-    const std::int32_t rank = trace.locations[location_of(facts, w.call)].rank;
-    asked[holder_of(shares, location_of(facts, w.waited_for))].push_back({w.waited_for, rank});
+    const std::int32_t rank = trace.locations[facts.location_of(w.call)].rank;
+    asked[holder_of(shares, facts.location_of(w.waited_for))].push_back({w.waited_for, rank});
   }
   return asked;
 }
@@ -124,7 +118,7 @@ std::vector<std::uint32_t> answer_delayer_questions(const std::vector<DelayerQue
   std::vector<std::uint32_t> answers;
   answers.reserve(questions.size());
   for (const DelayerQuestion& q : questions) {
-    const std::uint32_t loc = location_of(facts, q.call), first = facts.loc_first_call[loc];
+    const std::uint32_t loc = facts.location_of(q.call), first = facts.loc_first_call[loc];
     answers.push_back(first +
                       interval_begin(trace.locations[loc], q.call - first, q.rank, options));
   }
@@ -136,7 +130,7 @@ void take_delayer_answers(HeldReplay& replay, const WholeTraceFacts& facts,
                           const std::vector<std::vector<std::uint32_t>>& answers) {
   std::vector<std::size_t> next(shares.size(), 0);
   for (DelayWait& w : replay.waits()) {
-    const std::size_t p = holder_of(shares, location_of(facts, w.waited_for));
+    const std::size_t p = holder_of(shares, facts.location_of(w.waited_for));
     if (p >= answers.size() || next[p] >= answers[p].size())
       throw std::runtime_error("fewer synchronization intervals came back than were asked for");
     w.delayer_begin = answers[p][next[p]++];

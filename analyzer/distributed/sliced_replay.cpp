@@ -5,9 +5,7 @@
 namespace collwrap {
 
 std::uint32_t SliceIndex::location_of(std::uint32_t g) const {
-  const auto& first = facts_.loc_first_call;
-  return static_cast<std::uint32_t>(std::upper_bound(first.begin(), first.end(), g) -
-                                    first.begin() - 1);
+  return facts_.location_of(g);
 }
 
 std::uint32_t SliceIndex::slice_of(std::uint32_t g) const {
@@ -28,10 +26,8 @@ std::uint32_t SliceIndex::entered_in(std::uint32_t g) const {
 
 LeaveOf recorded_leaves(const Trace& trace, const WholeTraceFacts& facts) {
   return [&trace, &facts](std::uint32_t g) {
-    const auto& first = facts.loc_first_call;
-    const auto loc = static_cast<std::size_t>(std::upper_bound(first.begin(), first.end(), g) -
-                                              first.begin() - 1);
-    return trace.locations[loc].call_leave[g - first[loc]];
+    const std::uint32_t loc = facts.location_of(g);
+    return trace.locations[loc].call_leave[g - facts.loc_first_call[loc]];
   };
 }
 

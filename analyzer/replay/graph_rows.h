@@ -7,6 +7,7 @@
 // part, so that the two ways cannot drift apart.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -27,6 +28,12 @@ struct WholeTraceFacts {
   TimeNs latest_init_enter = kNoTime, latest_finalize_enter = kNoTime;
 
   static constexpr TimeNs kNoTime = INT64_MIN;
+  // The location of global call g.
+  std::uint32_t location_of(std::uint32_t g) const {
+    return static_cast<std::uint32_t>(
+        std::upper_bound(loc_first_call.begin(), loc_first_call.end(), g) - loc_first_call.begin() -
+        1);
+  }
   std::uint32_t init_instance() const { return comm_first_instance.back(); }
   std::uint32_t finalize_instance() const { return init_instance() + 1; }
   std::uint32_t instances() const { return init_instance() + 2; }
