@@ -29,10 +29,14 @@ void for_costed_calls(const JobSlice& slice, const JobDelayCosts& delay, Visit&&
   const SliceIndex index(slice.facts, delay.cuts);
   const DelayWindow& window = delay.slice->window();
   const auto self = static_cast<std::uint32_t>(this_process());
-  std::uint32_t r = 0;
-  for (std::uint32_t loc = 0; loc < window.first.size(); ++loc)
-    for (std::uint32_t g = window.first[loc]; g < window.end[loc]; ++g, ++r)
-      if (index.entered_in(g) == self) visit(loc, g, r);
+  std::uint32_t row = 0;  // the window's first row of the location
+  for (std::uint32_t loc = 0; loc < window.first.size(); ++loc) {
+    const auto [first, end] = index.entered_calls(self, loc);
+    for (std::uint32_t g = std::max(first, window.first[loc]); g < std::min(end, window.end[loc]);
+         ++g)
+      visit(loc, g, row + (g - window.first[loc]));
+    row += window.end[loc] - window.first[loc];
+  }
 }
 
 // The segment groups with their totals over every process's locations.
@@ -161,16 +165,13 @@ JobCauses root_causes_in_job(const MpiJob& job, HeldShare& held, const CauseOpti
   if (out.refused) return out;
   const TimeNs begin = slice.facts.begin;
 
-  // The replays, the ideal network's first: the delay costs and the critical path read the
-  // latest, as recorded.
-  std::uint64_t ignored = 0, broken = 0;
-  replay_in_job(slice, {NetworkModel::Ideal, {}}, ignored);
-  const PopTimes ideal = pop_times_in_job(slice);
-  const TimeNs recorded_end = replay_in_job(slice, {}, broken);
+  // The delay costs and the critical path read the replay as recorded.
+  const RecordedAndIdeal replays = replay_recorded_and_ideal_in_job(slice);
+  const TimeNs recorded_end = replays.recorded_end;
   CauseAnalysis result;
   result.replay_runtime_s = seconds(recorded_end - begin);
-  result.broken_dependencies = broken;
-  result.pop = pop_efficiencies(slice.pop, begin, pop_times_in_job(slice), ideal);
+  result.broken_dependencies = replays.broken_gates;
+  result.pop = pop_efficiencies(slice.pop, begin, replays.recorded, replays.ideal);
   std::optional<CriticalPathSummary> path =
       critical_path_in_job(slice, trace, options.top_segments);
   if (path) result.critical_path = std::move(*path);

@@ -24,6 +24,14 @@ std::uint32_t SliceIndex::entered_in(std::uint32_t g) const {
   return g == facts_.loc_first_call[location_of(g)] ? 0 : slice_of(g - 1);
 }
 
+std::pair<std::uint32_t, std::uint32_t> SliceIndex::entered_calls(std::uint32_t s,
+                                                                  std::uint32_t loc) const {
+  const std::uint32_t first = cuts_.row(s)[loc], next = cuts_.row(s + 1)[loc];
+  const std::uint32_t end = std::min(next + 1, location_end(loc));
+  if (s == 0) return {first, end};         // with the location's first call, whatever its slice
+  return {std::min(first + 1, end), end};  // empty where the slice has none of its calls
+}
+
 LeaveOf recorded_leaves(const Trace& trace, const WholeTraceFacts& facts) {
   return [&trace, &facts](std::uint32_t g) {
     const std::uint32_t loc = facts.location_of(g);
@@ -148,19 +156,6 @@ std::span<const GraphRows::Member> members_of(const std::vector<GraphRows::Membe
   return {from, to};
 }
 
-// Calls visit(g, gates of g) for every call slice s leaves (not the next ones).
-template <typename Visit>
-void for_each_left_call(const SliceRows& rows, const SliceCuts& cuts, std::size_t s,
-                        Visit&& visit) {
-  for (std::size_t loc = 0; loc < cuts.locations; ++loc) {
-    const GraphRows& r = rows.locations[loc];
-    const std::uint32_t next = cuts.row(s + 1)[loc];
-    for (std::uint32_t row = 0; row < r.calls() && r.first_call + row < next; ++row)
-      visit(r.first_call + row, std::span(r.gates.data() + r.gate_first[row],
-                                          r.gate_first[row + 1] - r.gate_first[row]));
-  }
-}
-
 }  // namespace
 
 SliceRows rows_for_slice(const GraphRows& rows, const LocationRange& held, const SliceCuts& cuts,
@@ -192,45 +187,52 @@ void merge_slice_rows(SliceRows& into, SliceRows&& part, const LocationRange& he
 
 namespace {
 
-// Calls read(g) for every call whose Enter slice s reads: the calls it leaves, the calls they
-// wait for, and the members of the instances they wait for (each instance once: its members
-// are many calls' gate).
+// Calls read(g, slice that enters g) for every call whose Enter slice s reads: the calls it
+// leaves, the calls they wait for, and the members of the instances they wait for (each
+// instance once: its members are many calls' gate). Each of its calls but a location's first
+// in the slice is entered by the call before it, in the slice: no search for those.
 template <typename Read>
-void for_each_read_call(const SliceRows& rows, const SliceCuts& cuts, std::size_t s, Read&& read) {
+void for_each_read_call(const SliceRows& rows, const SliceCuts& cuts, std::size_t s,
+                        const SliceIndex& index, Read&& read) {
+  const auto here = static_cast<std::uint32_t>(s);
+  const auto read_other = [&](std::uint32_t g) { read(g, index.entered_in(g)); };
   std::vector<std::uint32_t> instances;
-  for_each_left_call(rows, cuts, s, [&](std::uint32_t g, std::span<const std::uint32_t> gates) {
-    read(g);
-    for (const std::uint32_t gate : gates)
-      if (!(gate & kCollectiveGate))
-        read(gate);
+  for (std::size_t loc = 0; loc < cuts.locations; ++loc) {
+    const GraphRows& r = rows.locations[loc];
+    const std::uint32_t first = cuts.row(s)[loc], next = cuts.row(s + 1)[loc];
+    for (std::uint32_t row = 0; row < r.calls() && r.first_call + row < next; ++row) {
+      const std::uint32_t g = r.first_call + row;
+      if (g == first)
+        read_other(g);
       else
-        instances.push_back(gate & ~kCollectiveGate);
-  });
+        read(g, here);
+      for (std::uint32_t k = r.gate_first[row]; k < r.gate_first[row + 1]; ++k)
+        if (!(r.gates[k] & kCollectiveGate))
+          read_other(r.gates[k]);
+        else
+          instances.push_back(r.gates[k] & ~kCollectiveGate);
+    }
+  }
   std::sort(instances.begin(), instances.end());
   instances.erase(std::unique(instances.begin(), instances.end()), instances.end());
   for (const std::uint32_t i : instances)
     for (const GraphRows::Member& m : members_of(rows.members, i))
-      if (m.call != kNone) read(m.call);
+      if (m.call != kNone) read_other(m.call);
 }
 
 }  // namespace
 
-bool replays_after_earlier(const SliceRows& rows, const SliceCuts& cuts, std::size_t s,
+EarlierReads earlier_reads(const SliceRows& rows, const SliceCuts& cuts, std::size_t s,
                            const SliceIndex& index) {
-  bool ok = true;
-  for_each_read_call(rows, cuts, s, [&](std::uint32_t g) { ok &= index.entered_in(g) <= s; });
-  return ok;
-}
-
-std::vector<std::uint32_t> entered_before(const SliceRows& rows, const SliceCuts& cuts,
-                                          std::size_t s, const SliceIndex& index) {
-  std::vector<std::uint32_t> calls;
-  for_each_read_call(rows, cuts, s, [&](std::uint32_t g) {
-    if (index.entered_in(g) < s) calls.push_back(g);
+  EarlierReads out;
+  for_each_read_call(rows, cuts, s, index, [&](std::uint32_t g, std::uint32_t entered) {
+    out.replayable &= entered <= s;
+    if (entered < s) out.entered_before.push_back(g);
   });
-  std::sort(calls.begin(), calls.end());
-  calls.erase(std::unique(calls.begin(), calls.end()), calls.end());
-  return calls;
+  std::sort(out.entered_before.begin(), out.entered_before.end());
+  out.entered_before.erase(std::unique(out.entered_before.begin(), out.entered_before.end()),
+                           out.entered_before.end());
+  return out;
 }
 
 std::vector<std::uint32_t> handed_into(std::vector<std::uint32_t> needs,

@@ -14,8 +14,8 @@
 //      of its locations the slice's calls and the next, the members of the instances the
 //      slice waits for; each slice's process puts them together (merge_slice_rows);
 //   4. each slice's process checks that every Enter its calls wait for was set in it or an
-//      earlier slice (replays_after_earlier: the clock condition across the cuts), finds the
-//      calls it reads whose Enters earlier slices set (entered_before), and from the last slice
+//      earlier slice (the clock condition across the cuts), finds the calls it reads whose
+//      Enters earlier slices set (both earlier_reads), and from the last slice
 //      to the first each hands the one before what it and the later slices need
 //      (handed_into); then, from the first to the last, each hands the next the compute
 //      segments of those calls (segments_to_hand), builds its graph (slice_graph_from_rows)
@@ -46,6 +46,9 @@ class SliceIndex {
   std::uint32_t slice_of(std::uint32_t g) const;
   // The slice of the call before g on its location (replay_slices.h: entered_in).
   std::uint32_t entered_in(std::uint32_t g) const;
+  // The calls of location `loc` that slice s enters, [first, end): its own but its first (which
+  // an earlier slice enters, unless s is 0) and the first of the next.
+  std::pair<std::uint32_t, std::uint32_t> entered_calls(std::uint32_t s, std::uint32_t loc) const;
 
  private:
   const WholeTraceFacts& facts_;
@@ -87,14 +90,17 @@ SliceRows rows_for_slice(const GraphRows& rows, const LocationRange& held, const
 // Adds the rows a holder of `held` sent.
 void merge_slice_rows(SliceRows& into, SliceRows&& part, const LocationRange& held);
 
-// Whether every Enter that slice s's calls wait for is set in slice s or an earlier one.
-bool replays_after_earlier(const SliceRows& rows, const SliceCuts& cuts, std::size_t s,
+// What slice s reads (its own calls, the calls they wait for, the members of the instances they
+// wait for) of the Enters other slices set.
+struct EarlierReads {
+  // Whether each is set in slice s or an earlier one.
+  bool replayable = true;
+  // The calls whose Enters earlier slices set, ascending.
+  std::vector<std::uint32_t> entered_before;
+};
+EarlierReads earlier_reads(const SliceRows& rows, const SliceCuts& cuts, std::size_t s,
                            const SliceIndex& index);
-// The calls slice s reads (its own, the calls they wait for, the members of the instances they
-// wait for) whose Enters earlier slices set, ascending.
-std::vector<std::uint32_t> entered_before(const SliceRows& rows, const SliceCuts& cuts,
-                                          std::size_t s, const SliceIndex& index);
-// The calls slice s - 1 hands slice s: those slice s reads (entered_before) and those the
+// The calls slice s - 1 hands slice s: those slice s reads (earlier_reads) and those the
 // slices after it need (`into_next`, handed_into of s + 1) that were entered before s.
 std::vector<std::uint32_t> handed_into(std::vector<std::uint32_t> needs,
                                        const std::vector<std::uint32_t>& into_next, std::size_t s,

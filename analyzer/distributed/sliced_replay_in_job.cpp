@@ -266,7 +266,9 @@ JobSlice slice_in_job(const MpiJob& job, HeldShare& held) {
   mine.members = {};
   slice.own_rows = std::move(mine);
 
-  int replayable = replays_after_earlier(rows, slice.cuts, self, index);
+  // Found side by side, so that only their union travels from process to process below.
+  EarlierReads reads = earlier_reads(rows, slice.cuts, self, index);
+  int replayable = reads.replayable;
   MPI_Allreduce(MPI_IN_PLACE, &replayable, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   slice.refused = !replayable;
   if (slice.refused) return slice;
@@ -275,8 +277,7 @@ JobSlice slice_in_job(const MpiJob& job, HeldShare& held) {
   const int rank = static_cast<int>(self);
   if (self + 1 < processes)
     slice.handed_on = read_calls(receive_bytes(rank + 1), "the calls handed on");
-  slice.handed_in =
-      handed_into(entered_before(rows, slice.cuts, self, index), slice.handed_on, self, index);
+  slice.handed_in = handed_into(std::move(reads.entered_before), slice.handed_on, self, index);
   if (self > 0) {
     const std::vector<char> bytes = calls_bytes(slice.handed_in);
     send_bytes(bytes.data(), bytes.size(), rank - 1);
@@ -292,21 +293,53 @@ JobSlice slice_in_job(const MpiJob& job, HeldShare& held) {
   return slice;
 }
 
-TimeNs replay_in_job(JobSlice& slice, const ReplayOptions& options, std::uint64_t& broken_gates) {
+namespace {
+
+// Replays this process's slice into `times` from the Enters the slice before hands over, and
+// hands the next its part at once: a process that replays several runs goes on to the next
+// while the later processes replay this one.
+void replay_handed_on(const JobSlice& slice, const ReplayOptions& options, ReplayTimes& times) {
   const int self = this_process(), processes = process_count();
   SliceHandover in;
   if (self > 0) in = read_call_times(receive_bytes(self - 1), "the Enters handed over");
-  const SliceHandover out = replay_slice(*slice.replay, options, in, slice.handed_on);
+  const SliceHandover out = replay_slice(slice.replay->part, times, options, in, slice.handed_on);
   if (self + 1 < processes) {
     const std::vector<char> bytes = call_times_bytes(out);
     send_bytes(bytes.data(), bytes.size(), self + 1);
   }
-  TimeNs end = slice.replay->times.end;
-  std::uint64_t broken = slice.replay->times.broken_gates;
+}
+
+// The run's end and the dependencies ignored to resolve a cycle, of every process's slice.
+std::pair<TimeNs, std::uint64_t> replayed_run(const ReplayTimes& times) {
+  TimeNs end = times.end;
+  std::uint64_t broken = times.broken_gates;
   MPI_Allreduce(MPI_IN_PLACE, &end, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, &broken, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return {end, broken};
+}
+
+}  // namespace
+
+TimeNs replay_in_job(JobSlice& slice, const ReplayOptions& options, std::uint64_t& broken_gates) {
+  replay_handed_on(slice, options, slice.replay->times);
+  const auto [end, broken] = replayed_run(slice.replay->times);
   broken_gates += broken;
   return end;
+}
+
+RecordedAndIdeal replay_recorded_and_ideal_in_job(JobSlice& slice) {
+  RecordedAndIdeal out;
+  {
+    // Freed before the replay as recorded makes its tables, which take its place.
+    ReplayTimes ideal;
+    replay_handed_on(slice, {NetworkModel::Ideal, {}}, ideal);
+    out.ideal = PopTimes::of_slice(slice, ideal);
+  }
+  replay_handed_on(slice, {}, slice.replay->times);
+  out.ideal.share();
+  std::tie(out.recorded_end, out.broken_gates) = replayed_run(slice.replay->times);
+  out.recorded = pop_times_in_job(slice, slice.replay->times);
+  return out;
 }
 
 CriticalPathTotals walk_critical_path_in_job(
@@ -351,7 +384,7 @@ TimeNs PopTimes::operator()(std::uint32_t call, bool leave) const {
              : 0;
 }
 
-PopTimes pop_times_in_job(const JobSlice& slice) {
+PopTimes PopTimes::of_slice(const JobSlice& slice, const ReplayTimes& times) {
   PopTimes out;
   out.ends_ = replayed_ends(slice.pop);
   std::sort(out.ends_.begin(), out.ends_.end());
@@ -365,9 +398,18 @@ PopTimes pop_times_in_job(const JobSlice& slice) {
     if (local == kNone || local >= here.part.graph.loc_first_call.back()) continue;
     const std::uint32_t loc = here.part.graph.call_loc[local];
     if (local < here.part.from[loc] || local >= here.part.to[loc]) continue;
-    out.times_[e] = leave ? here.times.leave(local) : here.times.enter[local];
+    out.times_[e] = leave ? times.leave(local) : times.enter[local];
   }
-  allreduce(out.times_, MPI_INT64_T, MPI_MAX);
+  return out;
+}
+
+void PopTimes::share() {
+  allreduce(times_, MPI_INT64_T, MPI_MAX);
+}
+
+PopTimes pop_times_in_job(const JobSlice& slice, const ReplayTimes& times) {
+  PopTimes out = PopTimes::of_slice(slice, times);
+  out.share();
   return out;
 }
 
@@ -435,19 +477,11 @@ std::vector<std::vector<ScaledSegment>> changes_in_job(
 
 std::vector<TimeNs> replay_questions_in_job(
     const JobSlice& slice, const std::vector<std::vector<ScaledSegment>>& changes) {
-  const int self = this_process(), processes = process_count();
   const std::vector<std::vector<ScaledSegment>> here = changes_in_job(slice, changes);
   std::vector<TimeNs> ends;
   ReplayTimes times;
   for (const std::vector<ScaledSegment>& changed : here) {
-    SliceHandover in;
-    if (self > 0) in = read_call_times(receive_bytes(self - 1), "the Enters handed over");
-    const SliceHandover out = replay_slice(
-        slice.replay->part, times, {NetworkModel::AsRecorded, changed}, in, slice.handed_on);
-    if (self + 1 < processes) {
-      const std::vector<char> bytes = call_times_bytes(out);
-      send_bytes(bytes.data(), bytes.size(), self + 1);
-    }
+    replay_handed_on(slice, {NetworkModel::AsRecorded, changed}, times);
     ends.push_back(times.end);
   }
   allreduce(ends, MPI_INT64_T, MPI_MAX);

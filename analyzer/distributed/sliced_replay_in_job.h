@@ -68,17 +68,33 @@ CriticalPathTotals walk_critical_path_in_job(
 namespace collwrap {
 
 // A replay's times at the ends of the POP intervals (counted_intervals of slice.pop), which the
-// processes that leave those calls know, alike on every process.
+// processes that leave those calls know, alike on every process. `times`: of this process's
+// slice.
 class PopTimes {
  public:
   TimeNs operator()(std::uint32_t call, bool leave) const;
+  // Those this process's slice knows, the others' unknown until share() (every process calls
+  // it) fills them in.
+  static PopTimes of_slice(const JobSlice& slice, const ReplayTimes& times);
+  void share();
 
  private:
-  friend PopTimes pop_times_in_job(const JobSlice& slice);
   std::vector<std::pair<std::uint32_t, bool>> ends_;  // (call, leave), ascending
   std::vector<TimeNs> times_;
 };
-PopTimes pop_times_in_job(const JobSlice& slice);
+PopTimes pop_times_in_job(const JobSlice& slice, const ReplayTimes& times);
+
+// The replays on an ideal network and as recorded, pipelined through the processes (each
+// replays its slice of the second while the later ones replay the first): the recorded one's
+// times go to slice.replay->times, as replay_in_job's; of both, the POP times, and of the one
+// as recorded the run's end and the dependencies ignored to resolve a cycle. Alike on every
+// process.
+struct RecordedAndIdeal {
+  TimeNs recorded_end = 0;
+  std::uint64_t broken_gates = 0;
+  PopTimes recorded, ideal;
+};
+RecordedAndIdeal replay_recorded_and_ideal_in_job(JobSlice& slice);
 
 }  // namespace collwrap
 

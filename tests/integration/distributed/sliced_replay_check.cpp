@@ -306,12 +306,9 @@ int measure(const collwrap::MpiJob& job, const std::string& archive) {
     if (job.leads()) std::cout << "refused: the cut is across a clock-condition violation\n";
     return 0;
   }
-  std::uint64_t broken = 0;
-  collwrap::replay_in_job(slice, {collwrap::NetworkModel::Ideal, {}}, broken);
-  const collwrap::PopTimes ideal = collwrap::pop_times_in_job(slice);
-  collwrap::replay_in_job(slice, {}, broken);
+  const collwrap::RecordedAndIdeal replays = collwrap::replay_recorded_and_ideal_in_job(slice);
   const collwrap::PopEfficiencies pop = collwrap::pop_efficiencies(
-      slice.pop, slice.replay->part.graph.begin, collwrap::pop_times_in_job(slice), ideal);
+      slice.pop, slice.replay->part.graph.begin, replays.recorded, replays.ideal);
   collwrap::critical_path_in_job(slice, held.part.trace, 10);
   const double all_s = seconds_since(start);
   const auto delay_start = std::chrono::steady_clock::now();
@@ -398,20 +395,32 @@ int main(int argc, char** argv) {
     }
     int status = 0;
     std::size_t handed = 0;
-    std::vector<collwrap::PopTimes> pop_times;  // ideal network, then as recorded
+    TimeNs recorded_end = 0;
+    std::uint64_t recorded_broken = 0;
     for (const collwrap::NetworkModel network :
          {collwrap::NetworkModel::Ideal, collwrap::NetworkModel::AsRecorded}) {
       const collwrap::ReplayOptions options{network, {}};
       std::uint64_t broken = 0;
       const TimeNs end = collwrap::replay_in_job(slice, options, broken);
+      recorded_end = end;
+      recorded_broken = broken;
       const std::vector<ReplayedCall> calls =
           gather_records(replayed_calls(*slice.replay), static_cast<int>(job->size()));
       handed += slice.handed_on.size();
-      pop_times.push_back(collwrap::pop_times_in_job(slice));
       if (job->leads() && status == 0)
         status =
             compare(whole->graph, options, calls, end, broken,
                     network == collwrap::NetworkModel::Ideal ? "ideal network" : "as recorded");
+    }
+    // Both again, pipelined through the processes as the analyzer replays them: the same run as
+    // recorded, and the POP efficiencies from the two.
+    const collwrap::RecordedAndIdeal both = collwrap::replay_recorded_and_ideal_in_job(slice);
+    if (job->leads() && status == 0 &&
+        (both.recorded_end != recorded_end || both.broken_gates != recorded_broken)) {
+      std::cout << "FAIL: the pipelined replay as recorded ends at " << both.recorded_end
+                << " with " << both.broken_gates << " broken dependencies, the replay alone at "
+                << recorded_end << " with " << recorded_broken << '\n';
+      status = 1;
     }
     // The critical path of the replay as recorded, the last one.
     std::vector<collwrap::CriticalPathStep> steps;
@@ -435,7 +444,7 @@ int main(int argc, char** argv) {
     }
     if (job->leads() && status == 0)
       status = compare_pop(*whole, collwrap::pop_efficiencies(slice.pop, whole->graph.begin,
-                                                              pop_times[1], pop_times[0]));
+                                                              both.recorded, both.ideal));
     const std::optional<collwrap::CriticalPathSummary> summary =
         collwrap::critical_path_in_job(slice, held.part.trace, 10);
     if (job->leads() && status == 0) status = compare_critical_path(*whole, *summary);

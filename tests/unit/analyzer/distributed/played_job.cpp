@@ -50,16 +50,18 @@ PlayedJob play_job(const Trace& whole, const std::vector<LocationRange>& shares,
       merge_slice_rows(slice_rows[s], rows_for_slice(rows[p], shares[p], job.cuts, gated, index, s),
                        shares[p]);
   }
-  for (std::size_t s = 0; s < processes; ++s)
-    job.refused |= !replays_after_earlier(slice_rows[s], job.cuts, s, index);
+  std::vector<EarlierReads> reads;
+  for (std::size_t s = 0; s < processes; ++s) {
+    reads.push_back(earlier_reads(slice_rows[s], job.cuts, s, index));
+    job.refused |= !reads.back().replayable;
+  }
   if (job.refused) return job;
 
   // From the last slice to the first: what each hands the next (handed[s]: into slice s).
   std::vector<std::vector<std::uint32_t>>& handed = job.handed;
   handed.resize(processes + 1);
   for (std::size_t s = processes; s-- > 0;)
-    handed[s] =
-        handed_into(entered_before(slice_rows[s], job.cuts, s, index), handed[s + 1], s, index);
+    handed[s] = handed_into(std::move(reads[s].entered_before), handed[s + 1], s, index);
   EXPECT_TRUE(handed[0].empty());
   // From the first to the last: the segments of the handed calls, then each slice's graph.
   job.slices = std::vector<ReplaySlice>(processes);

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,42 @@ TEST(SlicedReplay, EveryProcessesSliceReplaysAsTheWholeTrace) {
       for (unsigned processes = 1; processes <= whole.locations.size(); ++processes)
         expect_job_replays_as_whole(whole, split_locations(events_per_location(whole), processes),
                                     digests);
+}
+
+// The calls of a location a slice enters, as a range, are those whose entered_in is that slice:
+// on every division of the traces, and where instants leave slices empty on some locations
+// (two instants at the same time; one before any Leave, one after every Leave).
+void expect_entered_calls_as_entered_in(const WholeTraceFacts& facts, const SliceCuts& cuts) {
+  const SliceIndex index(facts, cuts);
+  for (std::uint32_t loc = 0; loc < cuts.locations; ++loc)
+    for (std::uint32_t s = 0; s < cuts.slices(); ++s) {
+      const auto [first, end] = index.entered_calls(s, loc);
+      for (std::uint32_t g = facts.loc_first_call[loc]; g < facts.loc_first_call[loc + 1]; ++g)
+        ASSERT_EQ(index.entered_in(g) == s, g >= first && g < end)
+            << "location " << loc << " slice " << s << " call " << g;
+    }
+}
+
+TEST(SlicedReplay, TheCallsASliceEntersAreThoseItsIndexSaysItEnters) {
+  std::size_t checked = 0;
+  for (const Trace& whole : sliced_test_traces()) {
+    const std::vector<TimeNs> none_before{0}, twice_at{whole.begin + 50, whole.begin + 50},
+        none_after{std::numeric_limits<TimeNs>::max() / 2};
+    for (unsigned processes = 1; processes <= whole.locations.size(); ++processes) {
+      const PlayedJob job = play_job(whole, split_locations(events_per_location(whole), processes),
+                                     Digests::None, {});
+      expect_entered_calls_as_entered_in(job.facts, job.cuts);
+      ++checked;
+    }
+    for (const std::vector<TimeNs>* instants : {&none_before, &twice_at, &none_after}) {
+      const auto shares = split_locations(events_per_location(whole), instants->size() + 1);
+      if (shares.size() != instants->size() + 1) continue;
+      const PlayedJob job = play_job(whole, shares, Digests::None, {}, instants);
+      expect_entered_calls_as_entered_in(job.facts, job.cuts);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 10u);
 }
 
 // A message sent in the first slice and received in the third: its send's Enter, and its
