@@ -3,13 +3,21 @@
 #include <algorithm>
 
 #include "graph_rows.h"
+#include "location_shares.h"
+#include "parallel_for.h"
 
 namespace collwrap {
 
-ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching) {
+ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching, unsigned threads) {
   const WholeTraceFacts facts = whole_trace_facts(trace, matching);
-  std::vector<GraphRows> rows;
-  rows.push_back(graph_rows(trace, matching, facts, {}));
+  // Shares of about equal numbers of calls, so that the threads finish together.
+  std::vector<std::uint64_t> calls;
+  for (const Location& l : trace.locations) calls.push_back(l.calls());
+  const std::vector<LocationRange> shares =
+      split_locations(calls, worker_count(threads, trace.locations.size()));
+  std::vector<GraphRows> rows(shares.size());
+  parallel_for(shares.size(), threads,
+               [&](std::size_t p) { rows[p] = graph_rows(trace, matching, facts, shares[p]); });
   return assemble_replay_graph(facts, std::move(rows));
 }
 

@@ -85,8 +85,9 @@ struct ReplayGraph {
 
 // The graph of a whole trace: the rows of all its locations (graph_rows.h), put together. A
 // call's gates are in ascending order, so that a replay breaks ties between gates whose Enters
-// are equal the same way whoever made the rows.
-ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching);
+// are equal the same way whoever made the rows. With `threads` > 1 (0: one per core), each
+// thread makes the rows of a share of the locations; the graph is the same.
+ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching, unsigned threads = 1);
 
 // Recorded Enter / Leave of a global call.
 inline TimeNs recorded_enter(const Trace& t, const ReplayGraph& g, std::uint32_t call) {

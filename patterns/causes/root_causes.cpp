@@ -32,7 +32,7 @@ class CauseFinder {
       : trace_(trace),
         options_(options),
         threads_(threads),
-        graph_(build_replay_graph(trace, matching)),
+        graph_(build_replay_graph(trace, matching, threads)),
         types_(segment_types(trace, graph_)) {}
 
   CauseAnalysis run() {

@@ -96,6 +96,24 @@ TEST(GraphRows, FromEveryDivisionTheyMakeTheWholeTracesGraph) {
   EXPECT_TRUE(collective_gates);
 }
 
+// With several threads, each making the rows of a share of the locations, the graph is the one
+// a single thread makes: on the divided analysis's traces and the root-cause runs, among them
+// a segment of 5 s (kept apart from the 32-bit costs).
+TEST(GraphRows, ThreadsMakeTheGraphOneThreadMakes) {
+  std::vector<Trace> traces = divided_test_traces();
+  traces.push_back(testing::imbalance_before_allreduce({5'000'000'000, 100, 300, 100}));
+  traces.push_back(testing::neighbours_and_collectives());
+  for (const Trace& whole : traces) {
+    const Matching matching = match_trace(whole, 1);
+    const ReplayGraph one = build_replay_graph(whole, matching, 1);
+    ASSERT_GT(one.calls(), 0u);
+    for (const unsigned threads : {2u, 3u, 16u}) {
+      SCOPED_TRACE(std::to_string(threads) + " threads");
+      expect_same_graph(build_replay_graph(whole, matching, threads), one);
+    }
+  }
+}
+
 // The runs the root-cause analysis is tested on: every rank in MPI_Init and MPI_Finalize (the
 // two instances whose latest Enter the processes agree on), neighbours' receives completed
 // together by one MPI_Waitall (several gates on a call), broadcasts, and a segment of 5 s (kept
