@@ -298,14 +298,72 @@ GraphRows graph_rows(const Trace& trace, const Matching& matching, const WholeTr
 
 namespace {
 
-// Appends `part` to `into`, or takes it whole when `into` is empty.
+// The parts' `field` one after another. Each part's is freed once copied, so that no more than
+// one part's is held twice (appending to the first part's would hold all of them twice while
+// it grows); a single part's is taken whole.
 template <class T>
-void append(std::vector<T>& into, std::vector<T>&& part) {
-  if (into.empty())
-    into = std::move(part);
-  else
-    into.insert(into.end(), part.begin(), part.end());
-  std::vector<T>().swap(part);
+std::vector<T> concatenate(std::vector<GraphRows>& parts, std::vector<T> GraphRows::*field) {
+  if (parts.size() == 1) return std::move(parts[0].*field);
+  std::size_t total = 0;
+  for (const GraphRows& part : parts) total += (part.*field).size();
+  std::vector<T> out;
+  out.reserve(total);
+  for (GraphRows& part : parts) {
+    out.insert(out.end(), (part.*field).begin(), (part.*field).end());
+    std::vector<T>().swap(part.*field);
+  }
+  return out;
+}
+
+// The parts' gate_first, each part's offset by the gates of the parts before.
+std::vector<std::uint32_t> concatenate_gate_first(std::vector<GraphRows>& parts) {
+  if (parts.size() == 1) return std::move(parts[0].gate_first);
+  std::size_t rows = 0;
+  for (const GraphRows& part : parts) rows += part.calls();
+  std::vector<std::uint32_t> out{0};
+  out.reserve(rows + 1);
+  for (GraphRows& part : parts) {
+    const std::uint32_t offset = out.back();
+    for (std::size_t r = 1; r < part.gate_first.size(); ++r)
+      out.push_back(offset + part.gate_first[r]);
+    std::vector<std::uint32_t>().swap(part.gate_first);
+  }
+  return out;
+}
+
+// Each collective instance's member calls in position order, into graph.member_first and
+// graph.member_calls. Each part's members are in (instance, position) order, but an instance's
+// members may come from several parts: they are placed part by part, each part's freed once
+// placed, and an instance whose positions are then out of order is sorted (stably, as the
+// parts are in location order).
+void place_members(ReplayGraph& graph, std::size_t instances, std::vector<GraphRows>& parts) {
+  graph.member_first.assign(instances + 1, 0);
+  for (const GraphRows& part : parts)
+    for (const GraphRows::Member& m : part.members) ++graph.member_first[m.instance + 1];
+  for (std::size_t i = 0; i < instances; ++i) graph.member_first[i + 1] += graph.member_first[i];
+  graph.member_calls.resize(graph.member_first.back());
+  std::vector<std::uint32_t> position(parts.size() > 1 ? graph.member_calls.size() : 0);
+  std::vector<std::uint32_t> fill(graph.member_first.begin(), graph.member_first.end() - 1);
+  for (GraphRows& part : parts) {
+    for (const GraphRows::Member& m : part.members) {
+      const std::uint32_t k = fill[m.instance]++;
+      graph.member_calls[k] = m.call;
+      if (!position.empty()) position[k] = m.position;
+    }
+    std::vector<GraphRows::Member>().swap(part.members);
+  }
+  if (position.empty()) return;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> instance;  // (position, call)
+  for (std::size_t i = 0; i < instances; ++i) {
+    const std::uint32_t first = graph.member_first[i], end = graph.member_first[i + 1];
+    if (std::is_sorted(position.begin() + first, position.begin() + end)) continue;
+    instance.clear();
+    for (std::uint32_t k = first; k < end; ++k)
+      instance.emplace_back(position[k], graph.member_calls[k]);
+    std::stable_sort(instance.begin(), instance.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::uint32_t k = first; k < end; ++k) graph.member_calls[k] = instance[k - first].second;
+  }
 }
 
 }  // namespace
@@ -319,39 +377,17 @@ ReplayGraph assemble_replay_graph(const WholeTraceFacts& facts, std::vector<Grap
   for (std::uint32_t loc = 0; loc + 1 < graph.loc_first_call.size(); ++loc)
     std::fill(graph.call_loc.begin() + graph.loc_first_call[loc],
               graph.call_loc.begin() + graph.loc_first_call[loc + 1], loc);
-
-  // Members by instance: each part's are in (instance, position) order, and every instance's
-  // members come from the parts in position order only when merged.
-  std::vector<GraphRows::Member> members;
-  for (GraphRows& part : parts) {
-    const std::size_t middle = members.size();
-    append(members, std::move(part.members));
-    std::inplace_merge(members.begin(), members.begin() + static_cast<std::ptrdiff_t>(middle),
-                       members.end());
+  if (parts.empty()) {
+    graph.gate_first.assign(1, 0);
+    graph.member_first.assign(facts.instances() + 1, 0);
+    return graph;
   }
-  graph.member_first.assign(facts.instances() + 1, 0);
-  for (const GraphRows::Member& m : members) ++graph.member_first[m.instance + 1];
-  for (std::size_t i = 0; i < facts.instances(); ++i)
-    graph.member_first[i + 1] += graph.member_first[i];
-  graph.member_calls.resize(members.size());
-  for (std::size_t k = 0; k < members.size(); ++k) graph.member_calls[k] = members[k].call;
-  std::vector<GraphRows::Member>().swap(members);
-
-  for (GraphRows& part : parts) {
-    if (graph.gate_first.empty()) {
-      graph.gate_first = std::move(part.gate_first);
-    } else {
-      const std::uint32_t offset = graph.gate_first.back();
-      for (std::size_t r = 1; r < part.gate_first.size(); ++r)
-        graph.gate_first.push_back(offset + part.gate_first[r]);
-      std::vector<std::uint32_t>().swap(part.gate_first);
-    }
-    append(graph.gates, std::move(part.gates));
-    append(graph.call_costs, std::move(part.call_costs));
-    append(graph.long_segments, std::move(part.long_segments));
-    append(graph.long_own_costs, std::move(part.long_own_costs));
-  }
-  if (graph.gate_first.empty()) graph.gate_first.assign(1, 0);
+  place_members(graph, facts.instances(), parts);
+  graph.gate_first = concatenate_gate_first(parts);
+  graph.gates = concatenate(parts, &GraphRows::gates);
+  graph.call_costs = concatenate(parts, &GraphRows::call_costs);
+  graph.long_segments = concatenate(parts, &GraphRows::long_segments);
+  graph.long_own_costs = concatenate(parts, &GraphRows::long_own_costs);
   return graph;
 }
 

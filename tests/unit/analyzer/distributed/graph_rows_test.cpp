@@ -13,6 +13,7 @@
 
 #include "divided_trace.h"
 #include "synthetic_runs.h"
+#include "trace_builder.h"
 
 namespace collwrap {
 namespace {
@@ -94,6 +95,46 @@ TEST(GraphRows, FromEveryDivisionTheyMakeTheWholeTracesGraph) {
     }
   }
   EXPECT_TRUE(collective_gates);
+}
+
+// Collectives over a communicator whose ranks run against the world's (as MPI_Comm_split with
+// descending keys makes): rows made by shares of the locations in world order give each
+// instance's members in descending positions, which the graph must hold ascending.
+Trace reversed_communicator_trace() {
+  TraceBuilder b(4);
+  const std::uint32_t reversed = b.comm({3, 2, 1, 0}, "reversed");
+  for (int r = 0; r < 4; ++r) b.call(r, "MPI_Init", 0, 10, "r.c", 1);
+  for (int r = 0; r < 4; ++r)
+    b.collective(b.call(r, "MPI_Barrier", 20 + 5 * r, 100, "r.c", 2), CollOp::Barrier, reversed);
+  for (int r = 0; r < 4; ++r)
+    b.collective(b.call(r, "MPI_Bcast", 110 + r, 200, "r.c", 3), CollOp::Bcast, reversed, 0);
+  for (int r = 0; r < 4; ++r) b.call(r, "MPI_Finalize", 300, 310, "r.c", 4);
+  return b.finish();
+}
+
+TEST(GraphRows, AReversedCommunicatorsMembersAreInItsRankOrder) {
+  const Trace whole = reversed_communicator_trace();
+  const Matching matching = match_trace(whole, 1);
+  const ReplayGraph one = build_replay_graph(whole, matching, 1);
+  const WholeTraceFacts facts = whole_trace_facts(whole, matching);
+  // The barrier's members: world ranks 3, 2, 1, 0 (their first calls after MPI_Init).
+  std::vector<std::uint32_t> expected;
+  for (const std::uint32_t loc : {3u, 2u, 1u, 0u})
+    expected.push_back(facts.loc_first_call[loc] + 1);
+  bool found = false;
+  for (std::uint32_t i = 0; i < facts.instances(); ++i) {
+    const auto members = one.members_of(i);
+    found |= std::vector<std::uint32_t>(members.begin(), members.end()) == expected;
+  }
+  EXPECT_TRUE(found);
+  for (const unsigned threads : {2u, 4u}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    expect_same_graph(build_replay_graph(whole, matching, threads), one);
+  }
+  for (const Digests digests : {Digests::Made, Digests::None})
+    for (unsigned processes = 2; processes <= 4; ++processes)
+      expect_rows_make_the_whole_graph(
+          whole, split_locations(events_per_location(whole), processes), digests);
 }
 
 // With several threads, each making the rows of a share of the locations, the graph is the one
