@@ -154,13 +154,14 @@ void for_each_gate(const Trace& trace, const Matching& matching, const WholeTrac
       }
     }
   }
-  // MPI_Init and MPI_Finalize of every main thread: one instance each, after the matched ones.
-  for (std::uint32_t loc = static_cast<std::uint32_t>(rows_of.first);
-       loc < std::min(rows_of.end, trace.locations.size()); ++loc) {
-    const Location& l = trace.locations[loc];
-    if (l.thread != 0) continue;
-    for (const bool init : {true, false}) {
-      const RegionClass cls = init ? RegionClass::Init : RegionClass::Finalize;
+  // MPI_Init and MPI_Finalize of every main thread: one instance each, after the matched ones,
+  // their members visited in instance order as the others' (so that they need no sorting).
+  for (const bool init : {true, false}) {
+    const RegionClass cls = init ? RegionClass::Init : RegionClass::Finalize;
+    for (std::uint32_t loc = static_cast<std::uint32_t>(rows_of.first);
+         loc < std::min(rows_of.end, trace.locations.size()); ++loc) {
+      const Location& l = trace.locations[loc];
+      if (l.thread != 0) continue;
       for (std::uint32_t i = 0; i < l.calls(); ++i)
         if (trace.regions[l.call_region[i]].cls == cls) {
           const std::uint32_t instance = init ? facts.init_instance() : facts.finalize_instance();
