@@ -22,8 +22,9 @@ struct JobDelayCosts {
 };
 
 // The delay costs of the job's latest replay, which must be the one as recorded
-// (replay_in_job), whose times go once their holders have them (replay it again to read
-// them). `held`: this process's share, which `slice` was made from.
+// (replay_recorded_and_ideal_in_job, or replay_in_job as recorded), whose times go once their
+// holders have them (replay it again to read them). `held`: this process's share, which `slice` was
+// made from.
 JobDelayCosts delay_costs_in_job(JobSlice& slice, const HeldShare& held,
                                  const DelayOptions& options = {});
 

@@ -1,8 +1,8 @@
 // The replays of a divided analysis in slices of time (replay_slices.h), one slice per process:
 // what each process computes and sends so that slice s's process holds slice s's graph and
 // replays it from what slice s - 1's process hands over. Without MPI, so that a job can be
-// played out in one process by the tests; replay_in_job (analysis_in_job.h) moves the pieces
-// between the processes.
+// played out in one process by the tests; sliced_replay_in_job.h moves the pieces between the
+// processes.
 //
 //   1. facts: each process's holder_facts, merged (merge_facts), make the WholeTraceFacts;
 //      each makes the rows of its own locations (graph_rows);

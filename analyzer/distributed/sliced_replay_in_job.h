@@ -48,7 +48,9 @@ std::vector<TimeNs> instants_in_job(const std::vector<TimeNs>& mine, int process
 JobSlice slice_in_job(const MpiJob& job, HeldShare& held);
 
 // Replays the job's run as `options` says, slice after slice (a slice's process waits for the
-// one before); this process's times go to slice.replay->times. Returns the run's end, and adds
+// one before); this process's times go to slice.replay->times. The analysis replays through
+// replay_recorded_and_ideal_in_job below; this one replay at a time is what the sliced replay
+// check compares with the whole trace's, network by network. Returns the run's end, and adds
 // the dependencies ignored to resolve a cycle to `broken_gates`, alike on every process.
 TimeNs replay_in_job(JobSlice& slice, const ReplayOptions& options, std::uint64_t& broken_gates);
 
@@ -56,7 +58,7 @@ TimeNs replay_in_job(JobSlice& slice, const ReplayOptions& options, std::uint64_
 
 namespace collwrap {
 
-// The critical path of the job's latest replay (replay_in_job, as recorded), walked from the
+// The critical path of the job's latest replay (as recorded), walked from the
 // last slice to the first: each process walks its stretch (walk_slice_back), visiting its
 // steps, and hands the process before it the call the path goes on from with the totals so
 // far. Returns the totals, alike on every process.
