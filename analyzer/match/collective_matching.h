@@ -18,8 +18,12 @@ namespace collwrap {
 // `digested_comms` (a process of a job, collective_digest.h): the communicators whose instances
 // have only this process's members here; they are not counted, their figures and counts come
 // from apply_digests.
+//
+// The instances are matched on `threads` threads (0: one per core), ranges of them side by
+// side; the result does not depend on their number.
 void match_collectives(const Trace& trace, Matching& matching, MatchCounts& counts,
                        const LocationRange& counted = {},
-                       const std::vector<std::uint8_t>* digested_comms = nullptr);
+                       const std::vector<std::uint8_t>* digested_comms = nullptr,
+                       unsigned threads = 1);
 
 }  // namespace collwrap

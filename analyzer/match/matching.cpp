@@ -27,11 +27,13 @@ void match_linked(const Trace& trace, Matching& matching, unsigned threads,
                   const LocationRange& counted, const std::vector<std::uint8_t>* digested_comms) {
   MatchCounts collective_counts;
   // The two matchers fill disjoint parts of the matching; with one thread they run in turn.
+  // Each spreads its own work over the threads too: a trace may have few messages and many
+  // collectives, or the other way round.
   parallel_for(2, threads, [&](std::size_t task) {
     if (task == 0)
       match_messages(trace, matching, matching.counts, threads, counted);
     else
-      match_collectives(trace, matching, collective_counts, counted, digested_comms);
+      match_collectives(trace, matching, collective_counts, counted, digested_comms, threads);
   });
   matching.counts += collective_counts;
 }

@@ -1,9 +1,12 @@
 // Collective instances on hand-built traces.
+#include "collective_matching.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "matching.h"
+#include "request_linkage.h"
 #include "trace_builder.h"
 #include "upc_broadcast_trace.h"
 
@@ -202,6 +205,74 @@ TEST(CollectiveMatching, CollectivesOnUnknownCommunicatorsAreCounted) {
   const Matching m = match_trace(b.finish());
   EXPECT_EQ(m.counts.invalid_ops, 1u);
   EXPECT_TRUE(m.collectives.empty());
+}
+
+// Ranges of instances are matched side by side: many instances on two communicators, one
+// rank cut short on each, and some members that disagree or leave early, give the same
+// instances, members and counts on any number of threads, and the counts the trace holds.
+TEST(CollectiveMatching, ThreadsMatchWhatOneThreadMatches) {
+  TraceBuilder b(4);
+  const auto odd = b.comm({3, 1}, "odd");
+  constexpr int kWorld = 9000, kOdd = 5000;
+  for (int r = 0; r < 4; ++r) {
+    const int calls = r == 2 ? kWorld - 100 : kWorld;  // rank 2 misses the last 100
+    for (int i = 0; i < calls; ++i) {
+      const TimeNs t = 1000 * i;
+      // Rank 0 leaves every 1000th barrier before rank 3 enters it.
+      const bool early = r == 0 && i % 1000 == 0;
+      auto c = b.call(r, i % 2 ? "MPI_Allreduce" : "MPI_Barrier", t + (r == 3 ? 300 : 0),
+                      early ? t + 100 : t + 500);
+      // Rank 1 calls a Reduce where the others call every 700th Allreduce.
+      const CollOp op = i % 2 == 0               ? CollOp::Barrier
+                        : r == 1 && i % 700 == 1 ? CollOp::Reduce
+                                                 : CollOp::Allreduce;
+      b.collective(c, op, 0, kNoWorldRank, i % 2 ? 8 : 0, i % 2 ? 8 : 0);
+    }
+  }
+  for (int r : {3, 1}) {
+    for (int i = 0; i < (r == 1 ? kOdd : kOdd - 7); ++i) {
+      auto c = b.call(r, "MPI_Bcast", 10'000'000 + 100 * i, 10'000'000 + 100 * i + 50);
+      b.collective(c, CollOp::Bcast, odd, 3, r == 3 ? 16 : 0, r == 3 ? 0 : 16);
+    }
+  }
+  const Trace trace = b.finish();
+  Matching one;
+  link_requests(trace, one, 1);
+  MatchCounts one_counts;
+  match_collectives(trace, one, one_counts, {}, nullptr, 1);
+  ASSERT_EQ(one.collectives.size(), std::size_t{kWorld + kOdd});
+  EXPECT_EQ(one_counts.incomplete_collectives, 100u + 7u);
+  EXPECT_EQ(one_counts.mismatched_collectives, 13u);  // i = 1, 701, …, 8401
+  EXPECT_EQ(one_counts.clock_violations, 9u);         // i = 0, 1000, …, 8000
+  // Each instance's members follow the previous one's, and every member is a call's.
+  ASSERT_EQ(one.members.size(), std::size_t{4 * kWorld - 100 + 2 * kOdd - 7});
+  std::uint32_t next = 0;
+  for (const CollectiveInstance& c : one.collectives) {
+    ASSERT_EQ(c.first_member, next);
+    next += c.member_count;
+  }
+  for (const OpRef& member : one.members) ASSERT_TRUE(member.valid());
+  EXPECT_EQ(one.collectives[kWorld - 1].member_count, 3u);
+  EXPECT_EQ(one.collectives[kWorld].comm, odd);
+  EXPECT_EQ(one.collectives[kWorld + kOdd - 1].member_count, 1u);
+  for (const unsigned threads : {2u, 3u, 8u}) {
+    Matching m;
+    link_requests(trace, m, 1);
+    MatchCounts counts;
+    match_collectives(trace, m, counts, {}, nullptr, threads);
+    ASSERT_EQ(m.collectives.size(), one.collectives.size()) << threads << " threads";
+    for (std::size_t i = 0; i < m.collectives.size(); ++i) {
+      const CollectiveInstance &a = m.collectives[i], &e = one.collectives[i];
+      ASSERT_TRUE(a.comm == e.comm && a.op == e.op && a.first_member == e.first_member &&
+                  a.member_count == e.member_count && a.complete == e.complete)
+          << "instance " << i << ", " << threads << " threads";
+    }
+    EXPECT_EQ(m.members, one.members) << threads << " threads";
+    EXPECT_EQ(m.starts, one.starts) << threads << " threads";
+    EXPECT_EQ(counts.incomplete_collectives, one_counts.incomplete_collectives);
+    EXPECT_EQ(counts.mismatched_collectives, one_counts.mismatched_collectives);
+    EXPECT_EQ(counts.clock_violations, one_counts.clock_violations);
+  }
 }
 
 }  // namespace
