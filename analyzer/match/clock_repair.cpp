@@ -150,8 +150,10 @@ class Bounds {
       sort(by_entry_.begin() + first, by_entry_.begin() + end,
            [&](std::uint32_t k) { return entry_call(k); });
     });
-    family_.reserve(m.collectives.size());
-    for (const CollectiveInstance& c : m.collectives) family_.push_back(clock_family(c));
+    family_.resize(m.collectives.size());
+    for_instance_ranges(threads, [&](std::uint32_t c, std::size_t) {
+      family_[c] = clock_family(m.collectives[c]);
+    });
   }
 
   // The earliest time each receive and collective exit may have, from `times`. Returns the
@@ -170,10 +172,15 @@ class Bounds {
         message_bound_[k] = send + latency(msg.send.loc, loc);
       });
     });
+    std::fill(member_bound_.begin(), member_bound_.end(), kEarliest);
+    // An instance writes only its own members' bounds.
+    std::vector<std::uint64_t> in_collectives(instance_ranges(), 0);
+    for_instance_ranges(threads, [&](std::uint32_t c, std::size_t range) {
+      in_collectives[range] += collective_bounds(times, c);
+    });
     std::uint64_t total = 0;
     for (const std::uint64_t v : violations) total += v;
-    std::fill(member_bound_.begin(), member_bound_.end(), kEarliest);
-    for (std::uint32_t c = 0; c < m_.collectives.size(); ++c) total += collective_bounds(times, c);
+    for (const std::uint64_t v : in_collectives) total += v;
     return total;
   }
 
@@ -190,7 +197,7 @@ class Bounds {
       });
     });
     std::fill(member_bound_.begin(), member_bound_.end(), kLatest);
-    for (std::uint32_t c = 0; c < m_.collectives.size(); ++c) collective_caps(times, c);
+    for_instance_ranges(threads, [&](std::uint32_t c, std::size_t) { collective_caps(times, c); });
   }
 
   // Where a location's forward pass starts in its members by exit, and its backward pass in
@@ -229,6 +236,21 @@ class Bounds {
   }
 
  private:
+  // The collective instances in ranges of kInstancesPerRange, side by side on `threads`
+  // threads: visit(instance, range) for each.
+  static constexpr std::size_t kInstancesPerRange = 4096;
+  std::size_t instance_ranges() const {
+    return (m_.collectives.size() + kInstancesPerRange - 1) / kInstancesPerRange;
+  }
+  template <typename Visit>
+  void for_instance_ranges(unsigned threads, Visit&& visit) const {
+    parallel_for(instance_ranges(), threads, [&](std::size_t range) {
+      const std::size_t end = std::min(m_.collectives.size(), (range + 1) * kInstancesPerRange);
+      for (std::size_t c = range * kInstancesPerRange; c < end; ++c)
+        visit(static_cast<std::uint32_t>(c), range);
+    });
+  }
+
   // The family whose dependencies instance c's clock condition follows
   // (collective_dependency.h), CollFamily::Other for none. Caps and bounds both follow it.
   CollFamily clock_family(const CollectiveInstance& c) const {

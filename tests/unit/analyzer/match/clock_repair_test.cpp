@@ -367,5 +367,32 @@ TEST(ClockRepair, GivesTheSameTimesOnAnyNumberOfThreads) {
   expect_same_times(threaded, serial);
 }
 
+TEST(ClockRepair, CollectiveBoundsGiveTheSameTimesOnAnyNumberOfThreads) {
+  // Rank 3's clock is 2 µs behind: it leaves each of 9000 barriers and allreduces before the
+  // others enter them. The instances' bounds are found in ranges side by side.
+  TraceBuilder b(4);
+  for (int r = 0; r < 4; ++r) {
+    for (int i = 0; i < 9000; ++i) {
+      const TimeNs start = 10'000 * i + (r == 3 ? 8000 : 10'000);
+      auto c = b.call(r, i % 2 ? "MPI_Allreduce" : "MPI_Barrier", start, start + 500);
+      b.collective(c, i % 2 ? CollOp::Allreduce : CollOp::Barrier, 0, kNoWorldRank, i % 2 ? 8 : 0,
+                   i % 2 ? 8 : 0);
+    }
+  }
+  Trace serial = b.finish();
+  Trace threaded = serial;
+  ASSERT_EQ(violations(serial), 9000u);
+  const ClockRepairReport one = repair_clocks(serial, match_trace(serial), {}, 1);
+  const ClockRepairReport three = repair_clocks(threaded, match_trace(threaded), {}, 3);
+  EXPECT_EQ(one.violations_before, 9000u);
+  EXPECT_EQ(one.violations_after, 0u);
+  EXPECT_GE(one.max_shift, 1500 + 100);  // rank 3's Leaves after the others' Enters + latency
+  EXPECT_EQ(three.passes, one.passes);
+  EXPECT_EQ(three.violations_before, one.violations_before);
+  EXPECT_EQ(three.violations_after, one.violations_after);
+  EXPECT_EQ(three.max_shift, one.max_shift);
+  expect_same_times(threaded, serial);
+}
+
 }  // namespace
 }  // namespace collwrap
