@@ -76,8 +76,8 @@ class ClockRepairShares {
 // order, so `matching` stays valid; its clock_violations count is the "before" figure only
 // for the original times). Fills trace.clock's violation and shift figures. Does nothing
 // when there are no violations.
-// The passes work location by location on `threads` threads (0: one per core); the result
-// does not depend on their number. With `shares`, the process repairs its held locations and
+// The passes work location by location, and the collectives' bounds instance by instance, on
+// `threads` threads (0: one per core); the result does not depend on their number. With `shares`, the process repairs its held locations and
 // its ghosts as the whole trace's repair would (the counts and figures are the job's), and
 // runs even without violations of its own: the caller knows whether the job has any.
 ClockRepairReport repair_clocks(Trace& trace, const Matching& matching,
