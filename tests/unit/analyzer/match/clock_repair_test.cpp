@@ -346,6 +346,20 @@ TEST(ClockRepair, AmortizationNeverPushesACollectiveEntryPastTheExitsDependingOn
   EXPECT_GT(r1.call_enter[1], original.locations[1].call_enter[1]);  // amortized, up to its cap
 }
 
+// Repairs copies of `trace` on one thread and on `threads`, checks that both give the same
+// times and figures, and returns the one thread's.
+ClockRepairReport repair_on_one_and_on(unsigned threads, const Trace& trace) {
+  Trace serial = trace, threaded = trace;
+  const ClockRepairReport one = repair_clocks(serial, match_trace(serial), {}, 1);
+  const ClockRepairReport more = repair_clocks(threaded, match_trace(threaded), {}, threads);
+  EXPECT_EQ(more.passes, one.passes);
+  EXPECT_EQ(more.violations_before, one.violations_before);
+  EXPECT_EQ(more.violations_after, one.violations_after);
+  EXPECT_EQ(more.max_shift, one.max_shift);
+  expect_same_times(threaded, serial);
+  return one;
+}
+
 TEST(ClockRepair, GivesTheSameTimesOnAnyNumberOfThreads) {
   // Eight ranks in a ring, each clock 2 µs further behind: every receive reads before its send.
   TraceBuilder b(8);
@@ -355,16 +369,9 @@ TEST(ClockRepair, GivesTheSameTimesOnAnyNumberOfThreads) {
     b.recv(b.call(r, "MPI_Recv", start + 100, start + 400), (r + 7) % 8, 0, 8);
     b.call(r, "MPI_Barrier", start + 500, start + 600);
   }
-  Trace serial = b.finish();
-  Trace threaded = serial;
-  ASSERT_GT(violations(serial), 0u);
-  const ClockRepairReport one = repair_clocks(serial, match_trace(serial), {}, 1);
-  const ClockRepairReport four = repair_clocks(threaded, match_trace(threaded), {}, 4);
-  EXPECT_GT(one.passes, 0u);
-  EXPECT_EQ(four.passes, one.passes);
-  EXPECT_EQ(four.violations_after, one.violations_after);
-  EXPECT_EQ(four.max_shift, one.max_shift);
-  expect_same_times(threaded, serial);
+  const Trace trace = b.finish();
+  ASSERT_GT(violations(trace), 0u);
+  EXPECT_GT(repair_on_one_and_on(4, trace).passes, 0u);
 }
 
 TEST(ClockRepair, CollectiveBoundsGiveTheSameTimesOnAnyNumberOfThreads) {
@@ -379,19 +386,12 @@ TEST(ClockRepair, CollectiveBoundsGiveTheSameTimesOnAnyNumberOfThreads) {
                    i % 2 ? 8 : 0);
     }
   }
-  Trace serial = b.finish();
-  Trace threaded = serial;
-  ASSERT_EQ(violations(serial), 9000u);
-  const ClockRepairReport one = repair_clocks(serial, match_trace(serial), {}, 1);
-  const ClockRepairReport three = repair_clocks(threaded, match_trace(threaded), {}, 3);
+  const Trace trace = b.finish();
+  ASSERT_EQ(violations(trace), 9000u);
+  const ClockRepairReport one = repair_on_one_and_on(3, trace);
   EXPECT_EQ(one.violations_before, 9000u);
   EXPECT_EQ(one.violations_after, 0u);
   EXPECT_GE(one.max_shift, 1500 + 100);  // rank 3's Leaves after the others' Enters + latency
-  EXPECT_EQ(three.passes, one.passes);
-  EXPECT_EQ(three.violations_before, one.violations_before);
-  EXPECT_EQ(three.violations_after, one.violations_after);
-  EXPECT_EQ(three.max_shift, one.max_shift);
-  expect_same_times(threaded, serial);
 }
 
 }  // namespace
