@@ -5,12 +5,17 @@
  * receives, the higher one receives then sends. Expected: sendrecv_candidate on rank 0 at its
  * MPI_Send line (and on rank 2), peer rank 1; the reported time is what MPI_Sendrecv would
  * save, the shorter of the two transfers, so it depends on the machine: no fixed delay here.
+ * Each iteration ends with a millisecond of other work, as loops do: without it, a receive and
+ * the next iteration's send would follow each other as closely as a send and its receive, and
+ * a rank losing its core between the two calls of one pair would shift the pairing by one call
+ * for the rest of the loop.
  *
  *   mpirun -np 4 -x LD_PRELOAD=libcollwrap.so ./sendrecv_candidate
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 enum { ITERATIONS = 10, MESSAGE = 8 << 20 };
 
@@ -35,6 +40,7 @@ int main(int argc, char** argv) {
       MPI_Recv(in, MESSAGE, MPI_CHAR, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       MPI_Send(out, MESSAGE, MPI_CHAR, peer, 0, MPI_COMM_WORLD);
     }
+    usleep(1000);
   }
   free(out);
   free(in);
