@@ -338,7 +338,8 @@ RecordedAndIdeal replay_recorded_and_ideal_in_job(JobSlice& slice) {
   replay_handed_on(slice, {}, slice.replay->times);
   out.ideal.share();
   std::tie(out.recorded_end, out.broken_gates) = replayed_run(slice.replay->times);
-  out.recorded = pop_times_in_job(slice, slice.replay->times);
+  out.recorded = PopTimes::of_slice(slice, slice.replay->times);
+  out.recorded.share();
   return out;
 }
 
@@ -405,12 +406,6 @@ PopTimes PopTimes::of_slice(const JobSlice& slice, const ReplayTimes& times) {
 
 void PopTimes::share() {
   allreduce(times_, MPI_INT64_T, MPI_MAX);
-}
-
-PopTimes pop_times_in_job(const JobSlice& slice, const ReplayTimes& times) {
-  PopTimes out = PopTimes::of_slice(slice, times);
-  out.share();
-  return out;
 }
 
 std::optional<CriticalPathSummary> critical_path_in_job(const JobSlice& slice, const Trace& trace,

@@ -84,7 +84,6 @@ class PopTimes {
   std::vector<std::pair<std::uint32_t, bool>> ends_;  // (call, leave), ascending
   std::vector<TimeNs> times_;
 };
-PopTimes pop_times_in_job(const JobSlice& slice, const ReplayTimes& times);
 
 // The replays on an ideal network and as recorded, pipelined through the processes (each
 // replays its slice of the second while the later ones replay the first): the recorded one's

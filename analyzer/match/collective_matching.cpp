@@ -269,9 +269,8 @@ void match_collectives(const Trace& trace, Matching& m, MatchCounts& counts,
   constexpr std::size_t kInstancesPerTask = 4096;
   const std::size_t tasks = (plan.instances() + kInstancesPerTask - 1) / kInstancesPerTask;
   std::vector<MatchCounts> task_counts(tasks);
-  std::vector<std::vector<const Participation*>> scratch(worker_count(threads, tasks));
-  parallel_for(tasks, threads, [&](std::size_t task, unsigned worker) {
-    std::vector<const Participation*>& members = scratch[worker];
+  parallel_for(tasks, threads, [&](std::size_t task) {
+    std::vector<const Participation*> members;  // of one instance
     MatchCounts& c = task_counts[task];
     const std::size_t end = std::min(plan.instances(), (task + 1) * kInstancesPerTask);
     std::size_t b = plan.block_of(task * kInstancesPerTask);
