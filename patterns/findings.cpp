@@ -134,7 +134,7 @@ Findings find_findings(const Trace& trace, const Matching& matching,
   aggregators.reserve(rules);
   for (std::size_t i = 0; i < rules; ++i) aggregators.emplace_back(trace, settings.top_instances);
   std::vector<std::uint64_t> dropped(rules, 0);
-  RuleContext context{trace, matching, settings.rules, settings.totals};
+  RuleContext context{trace, matching, settings.rules, settings.totals, op_kinds_in(trace)};
   // Made once for all the rules that read them.
   std::optional<TrafficTotals> totals;
   if (context.totals == nullptr && reads_totals(settings.patterns))

@@ -76,6 +76,7 @@ const Pattern kLateWaitUntil{
         "Let the releasing process signal earlier (issue the put or atomic before its other "
         "work), or give the waiting process independent work before the wait.",
     .find = find_late_wait_until,
+    .needs = {OpKind::RmaWaitChange},
     .reach = RuleReach::Partners,
 };
 

@@ -118,6 +118,7 @@ const Pattern kLockContention{
         "Shorten the critical section of the holder (move work out of it), split the lock into "
         "finer locks, or replace lock-protected updates by atomic operations.",
     .find = find_lock_contention,
+    .needs = {OpKind::RmaLockRequest},
     .reach = RuleReach::Partners,
 };
 

@@ -53,6 +53,7 @@ const Pattern kMemorySyncWait{
         "outstanding operations with independent work before the quiet, or use shmem_fence "
         "where only ordering is needed.",
     .find = find_memory_sync_wait,
+    .needs = {OpKind::RmaSync},
     .reach = RuleReach::OwnLocation,
 };
 

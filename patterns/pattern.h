@@ -72,6 +72,8 @@ struct RuleContext {
   // The whole trace's traffic totals (traffic_totals.h), when the processes of a job that
   // divide the trace added them up; else a rule that reads them makes them.
   const TrafficTotals* totals = nullptr;
+  // The kinds of the trace's ops (op_kinds_in): a rule that needs none of them is not run.
+  OpKindSet present = OpKindSet::all();
 };
 
 // What a rule reads besides the location it reports at, which says whether the processes of
@@ -110,7 +112,12 @@ struct Pattern {
   std::string_view related_role{};    // introduces InstanceDetail::related_call, or empty
   std::string_view recommendation{};  // what to change in the program
   void (*find)(const RuleContext& context, InstanceSink& sink) = nullptr;
+  // The op kinds without one of which in the trace the rule finds nothing (empty: it may find
+  // something in any trace), so that a rule of a paradigm the program did not use costs no
+  // pass over the trace.
+  OpKindSet needs{};
   RuleReach reach = RuleReach::WholeTrace;
+  bool may_find_in(OpKindSet present) const { return needs.empty() || needs.intersects(present); }
 };
 
 }  // namespace collwrap

@@ -109,6 +109,7 @@ const Pattern kRmaEarlyFence{
         "Issue the puts and gets earlier in the epoch and do independent work before the fence, "
         "so that they complete while the process computes; fewer, larger transfers also help.",
     .find = find_rma_early_fence,
+    .needs = {OpKind::RmaPut, OpKind::RmaGet, OpKind::RmaAtomic},
     .reach = RuleReach::Partners,
 };
 

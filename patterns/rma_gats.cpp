@@ -129,6 +129,7 @@ const Pattern kRmaLatePost{
         "Call MPI_Win_post earlier on the targets named (before their local work, right after "
         "the previous epoch), or balance the work so that they reach it in time.",
     .find = find_rma_late_post,
+    .needs = {OpKind::RmaGroupSync},
     .reach = RuleReach::Partners,
 };
 
@@ -143,6 +144,7 @@ const Pattern kRmaEarlyWait{
         "Move work from before MPI_Win_wait to after it, use MPI_Win_test to do work while the "
         "origins are still accessing, or balance the origins' work.",
     .find = find_rma_early_wait,
+    .needs = {OpKind::RmaGroupSync},
     .reach = RuleReach::Partners,
 };
 
@@ -160,6 +162,7 @@ const Pattern kRmaLateComplete{
         "Call MPI_Win_complete right after the last put or get of the epoch on the origin named, "
         "and do its other work after it.",
     .find = find_rma_late_complete,
+    .needs = {OpKind::RmaGroupSync},
     .reach = RuleReach::Partners,
 };
 

@@ -30,7 +30,8 @@ class InstanceFilter : public InstanceSink {
 std::uint64_t run_patterns(const RuleContext& context, std::span<const Pattern* const> patterns,
                            InstanceSink& sink, const LocationRange& at) {
   InstanceFilter filter(at, context.options.min_wait, sink);
-  for (const Pattern* p : patterns) p->find(context, filter);
+  for (const Pattern* p : patterns)
+    if (p->may_find_in(context.present)) p->find(context, filter);
   return filter.dropped();
 }
 

@@ -1,6 +1,7 @@
 #include "trace_model.h"
 
 #include <algorithm>
+#include <array>
 
 namespace collwrap {
 
@@ -85,6 +86,17 @@ void Trace::release_op_details(bool keep_op_call) {
       std::remove_reference_t<decltype(column)>().swap(column);
     });
   }
+}
+
+OpKindSet op_kinds_in(const Trace& trace) {
+  // A table of the byte values seen, then the set: one store per op, no branch.
+  std::array<bool, 256> seen{};
+  for (const Location& l : trace.locations)
+    for (const OpKind k : l.op_kind) seen[static_cast<std::uint8_t>(k)] = true;
+  OpKindSet kinds;
+  for (std::size_t k = 0; k <= static_cast<std::size_t>(OpKind::RmaGroupSync); ++k)
+    if (seen[k]) kinds.add(static_cast<OpKind>(k));
+  return kinds;
 }
 
 }  // namespace collwrap

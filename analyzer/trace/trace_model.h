@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <vector>
@@ -266,6 +267,29 @@ using SparseOpBytes = SparseOpValues<std::uint64_t>;
 // Whole times of the ops whose time is not a 32-bit offset from their call's Enter.
 using SparseOpTimes = SparseOpValues<TimeNs>;
 
+// A set of op kinds, one bit per kind.
+class OpKindSet {
+ public:
+  constexpr OpKindSet() = default;
+  constexpr OpKindSet(std::initializer_list<OpKind> kinds) {
+    for (const OpKind k : kinds) add(k);
+  }
+  static constexpr OpKindSet all() {
+    OpKindSet set;
+    set.bits_ = ~std::uint32_t{0};
+    return set;
+  }
+  constexpr void add(OpKind k) { bits_ |= bit(k); }
+  constexpr bool empty() const { return bits_ == 0; }
+  constexpr bool intersects(OpKindSet other) const { return (bits_ & other.bits_) != 0; }
+  constexpr bool operator==(const OpKindSet&) const = default;
+
+ private:
+  static constexpr std::uint32_t bit(OpKind k) { return 1u << static_cast<unsigned>(k); }
+  static_assert(static_cast<unsigned>(OpKind::RmaGroupSync) < 32);
+  std::uint32_t bits_ = 0;
+};
+
 // Only collectives (CollectiveEnd, NbcComplete) and one-sided gets and atomics receive bytes
 // of their own: a point-to-point receive counts its message in the sent bytes.
 constexpr bool may_receive_bytes(OpKind kind) {
@@ -458,5 +482,8 @@ struct Trace {
   // other reader of ops would find them gone (ops() stays, call_first_op too).
   void release_op_details(bool keep_op_call = false);
 };
+
+// The kinds of the ops the trace's locations hold.
+OpKindSet op_kinds_in(const Trace& trace);
 
 }  // namespace collwrap

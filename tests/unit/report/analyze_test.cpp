@@ -10,6 +10,7 @@
 #include "catalog.h"
 #include "every_pattern_trace.h"
 #include "json_report.h"
+#include "run_patterns.h"
 #include "trace_builder.h"
 
 namespace collwrap::testing {
@@ -219,6 +220,61 @@ TEST(Analyze, ReleasingTheOpDetailsBeforeTheRootCausesChangesNothing) {
   std::ostringstream released;
   write_json_report(r, released);
   EXPECT_EQ(released.str(), expected.str());
+}
+
+// Counts what a rule finds.
+struct CountingSink : InstanceSink {
+  std::size_t found = 0;
+  void add(const Instance&) override { ++found; }
+};
+
+std::size_t instances_found(const Trace& trace, const Pattern& p,
+                            OpKindSet present = OpKindSet::all()) {
+  const Matching m = match_trace(trace);
+  const RuleOptions options;
+  CountingSink sink;
+  const Pattern* const patterns[] = {&p};
+  run_patterns({trace, m, options, nullptr, present}, patterns, sink);
+  return sink.found;
+}
+
+TEST(OpKinds, OfATraceAreTheKindsOfItsOps) {
+  const Trace t = every_pattern_trace();
+  const OpKindSet present = op_kinds_in(t);
+  EXPECT_TRUE(present.intersects({OpKind::Send}));
+  EXPECT_TRUE(present.intersects({OpKind::RmaGroupSync}));
+  Trace only_first = t;
+  for (Location& l : only_first.locations) l.op_kind.assign(l.op_kind.size(), OpKind::Recv);
+  EXPECT_EQ(op_kinds_in(only_first), OpKindSet({OpKind::Recv}));
+  EXPECT_FALSE(op_kinds_in(only_first).intersects({OpKind::Send, OpKind::RmaSync}));
+  EXPECT_TRUE(OpKindSet{}.empty());
+  EXPECT_TRUE(OpKindSet::all().intersects({OpKind::RmaGroupSync}));
+}
+
+// A rule that declares the op kinds it needs is skipped on traces without them: declared
+// right, it finds nothing there anyway. Each such rule finds its instance in the
+// every-pattern trace, and nothing once every op of the kinds it needs is turned into a
+// failed lock attempt (a kind none of them reads); the run_patterns gate skips it when the
+// kinds present lack its needs, and runs it when they have them.
+TEST(OpKinds, ARuleFindsNothingWithoutTheOpKindsItNeeds) {
+  const Trace t = every_pattern_trace();
+  std::size_t gated = 0;
+  for (const Pattern* p : pattern_catalog()) {
+    if (p->needs.empty()) continue;
+    ++gated;
+    EXPECT_GT(instances_found(t, *p), 0u) << p->id;
+    EXPECT_GT(instances_found(t, *p, op_kinds_in(t)), 0u) << p->id;
+    EXPECT_EQ(instances_found(t, *p, OpKindSet{OpKind::Send, OpKind::Recv}), 0u) << p->id;
+    Trace without = t;
+    for (Location& l : without.locations)
+      for (OpKind& k : l.op_kind)
+        if (p->needs.intersects({k})) k = OpKind::RmaLockTry;
+    EXPECT_FALSE(op_kinds_in(without).intersects(p->needs)) << p->id;
+    EXPECT_EQ(instances_found(without, *p), 0u) << p->id;
+  }
+  // The one-sided rules of OpenSHMEM, UPC and MPI windows: a two-sided trace skips them.
+  EXPECT_EQ(gated, 7u);
+  EXPECT_FALSE(kLateSender.needs.intersects(OpKindSet::all()));
 }
 
 }  // namespace
