@@ -3,9 +3,12 @@
 namespace collwrap {
 
 SendMode send_mode(const Trace& trace, const Message& m) {
-  const CallView call = send_call(trace, m);
-  if (!call.valid() || call.region->mode == SendMode::None) return SendMode::Standard;
-  return call.region->mode;
+  return send_mode(send_call(trace, m));
+}
+
+SendMode send_mode(const CallView& send) {
+  if (!send.valid() || send.region->mode == SendMode::None) return SendMode::Standard;
+  return send.region->mode;
 }
 
 std::uint64_t message_bytes(const Trace& trace, const Message& m) {
@@ -49,9 +52,16 @@ CallView receive_completion_call(const Trace& trace, const Message& m) {
   return call_holding(trace, m.recv);
 }
 
+MessageCalls message_calls(const Trace& trace, const Message& m) {
+  return {send_call(trace, m), receive_completion_call(trace, m)};
+}
+
 TimeNs late_sender_idle(const Trace& trace, const Message& m) {
-  const CallView recv = receive_completion_call(trace, m);
-  const CallView send = send_call(trace, m);
+  return late_sender_idle(message_calls(trace, m));
+}
+
+TimeNs late_sender_idle(const MessageCalls& calls) {
+  const auto& [send, recv] = calls;
   if (!recv.valid() || !send.valid()) return 0;
   switch (recv.cls()) {
     case RegionClass::BlockingRecv:

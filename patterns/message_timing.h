@@ -12,6 +12,8 @@ namespace collwrap {
 // The mode the message was sent in. Persistent sends started by MPI_Start(all) carry no mode
 // in the trace and count as standard.
 SendMode send_mode(const Trace& trace, const Message& m);
+// The same, of the call that started the send.
+SendMode send_mode(const CallView& send);
 
 std::uint64_t message_bytes(const Trace& trace, const Message& m);
 
@@ -31,8 +33,17 @@ CallView receive_post_call(const Trace& trace, const Matching& matching, const M
 // The call that completed the receive (MPI_Recv, MPI_Sendrecv, MPI_Wait*, MPI_Test*).
 CallView receive_completion_call(const Trace& trace, const Message& m);
 
+// A message's calls at both ends, each looked up once: a rule that asks several questions of
+// a message reads the sender's columns once rather than at each.
+struct MessageCalls {
+  CallView send;  // send_call
+  CallView recv;  // receive_completion_call
+};
+MessageCalls message_calls(const Trace& trace, const Message& m);
+
 // late_sender: min(Enter_send, Exit_recv) − Enter_recv on the call that completed the receive,
 // when that call blocks (a receive, Sendrecv or Wait*; a Test never blocks): 0 otherwise.
 TimeNs late_sender_idle(const Trace& trace, const Message& m);
+TimeNs late_sender_idle(const MessageCalls& calls);
 
 }  // namespace collwrap

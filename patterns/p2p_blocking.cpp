@@ -21,8 +21,9 @@ void find_late_sender(const RuleContext& context, InstanceSink& sink) {
         if (l.op_kind[op] != OpKind::Recv && l.op_kind[op] != OpKind::Irecv) continue;
         const Message* m = message_of(context.matching, loc, op);
         if (m == nullptr) continue;
-        worst.add(late_sender_idle(trace, *m), peer_at(trace, m->send.loc),
-                  {.send_mode = send_mode(trace, *m)});
+        const MessageCalls calls = message_calls(trace, *m);
+        worst.add(late_sender_idle(calls), peer_at(trace, m->send.loc),
+                  {.send_mode = send_mode(calls.send)});
       }
       worst.flush(kLateSender, loc, call, sink);
     }

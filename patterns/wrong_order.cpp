@@ -84,14 +84,15 @@ std::optional<Received> received_message(const RuleContext& context, std::uint32
   const Location& l = trace.locations[loc];
   if (l.op_kind[op] != OpKind::Recv && l.op_kind[op] != OpKind::Irecv) return std::nullopt;
   const Message* m = message_of(context.matching, loc, op);
-  const CallView send = m == nullptr ? CallView{} : send_call(trace, *m);
-  if (!send.valid()) return std::nullopt;
-  const SendMode mode = send_mode(trace, *m);
+  if (m == nullptr) return std::nullopt;
+  const MessageCalls calls = message_calls(trace, *m);
+  if (!calls.send.valid()) return std::nullopt;
+  const SendMode mode = send_mode(calls.send);
   const bool eager = (mode == SendMode::Standard || mode == SendMode::Buffered) &&
-                     !send_waits_for_receiver(context, *m);
-  return Received{
-      send.leave, l.op_comm[op], peer_at(trace, m->send.loc), eager, late_sender_idle(trace, *m),
-      mode};
+                     !send_waits_for_receiver(mode, message_bytes(trace, *m),
+                                              eager_threshold(trace, context.options, *m));
+  return Received{calls.send.leave,        l.op_comm[op], peer_at(trace, m->send.loc), eager,
+                  late_sender_idle(calls), mode};
 }
 
 // Akopyan and Andreev: End(S_a) < End(S_b), End(R_b) < End(R_a) and Start(R_b) < Start(S_b).
