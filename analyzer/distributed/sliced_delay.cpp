@@ -161,16 +161,35 @@ DelayWindowPart delay_rows_for_slice(const HeldReplay& replay, const GraphRows& 
                                      const DelayWindowRuns& runs, std::size_t s) {
   DelayWindowPart out;
   const std::vector<DelayWait>& waits = replay.waits();
-  for (std::size_t loc = replay.held().first; loc < held_end(replay.held(), facts); ++loc) {
-    const std::uint32_t first = runs.first[s * runs.locations + loc],
-                        end = runs.end[s * runs.locations + loc];
+  const std::size_t first_loc = replay.held().first, end_loc = held_end(replay.held(), facts);
+  const auto run = [&](std::size_t loc) {
+    return std::pair(runs.first[s * runs.locations + loc], runs.end[s * runs.locations + loc]);
+  };
+  const auto waits_in = [&](std::uint32_t first, std::uint32_t end) {
+    const auto by_call = [](const DelayWait& w, std::uint32_t g) { return w.call < g; };
+    return std::pair(std::lower_bound(waits.begin(), waits.end(), first, by_call),
+                     std::lower_bound(waits.begin(), waits.end(), end, by_call));
+  };
+  // Sized first: grown by doubling, the part would hold up to twice its rows, and the copies
+  // left behind at each growth would add to the peak.
+  std::size_t row_count = 0, waited = 0;
+  for (std::size_t loc = first_loc; loc < end_loc; ++loc) {
+    const auto [first, end] = run(loc);
+    row_count += end - first;
+    const auto [from, to] = waits_in(first, end);
+    waited += static_cast<std::size_t>(to - from);
+  }
+  out.segment.reserve(row_count);
+  out.type.reserve(row_count);
+  out.waits.reserve(waited);
+  for (std::size_t loc = first_loc; loc < end_loc; ++loc) {
+    const auto [first, end] = run(loc);
     for (std::uint32_t g = first; g < end; ++g) {
       out.segment.push_back(rows.segment(g));
       out.type.push_back(rows.segment_type[g - rows.first_call]);
     }
-    const auto in_run = [&](const DelayWait& w, std::uint32_t g) { return w.call < g; };
-    for (auto w = std::lower_bound(waits.begin(), waits.end(), first, in_run);
-         w != waits.end() && w->call < end; ++w) {
+    const auto [from, to] = waits_in(first, end);
+    for (auto w = from; w != to; ++w) {
       DelayWait& wait = out.waits.emplace_back(*w);
       wait.site = trace.locations[loc].call_callsite[w->call - facts.loc_first_call[loc]];
     }

@@ -4,6 +4,7 @@
 
 #include "byte_exchange.h"
 #include "byte_fields.h"
+#include "memory_reuse.h"
 #include "sliced_delay.h"
 
 namespace collwrap {
@@ -116,14 +117,21 @@ JobDelayCosts delay_costs_in_job(JobSlice& slice, const HeldShare& held,
                                  const DelayOptions& options) {
   const int self = this_process(), processes = process_count();
   JobDelayCosts out;
+  // Each table below is made after the one before it is freed; the freed pages go back to the
+  // system at each step, so that the next step's tables, of other sizes and so not made in
+  // the freed pieces, do not add to them: the peak of a process is the largest step's, not
+  // the sum of the steps' tables (see README.md, "What it costs and saves").
   DelayWindow window;
   {
     out.cuts = cut_at_replayed_leaves_in_job(slice);
+    give_back_freed_memory();  // the critical path's and the ideal replay's
     HeldReplay replay = replay_to_holders(slice, held);
     slice.replay->times = {};
     intervals_in_job(slice, held, replay, options);
+    give_back_freed_memory();  // the replay's times, the intervals' working tables
     window = window_in_job(slice, held, replay, out.cuts);
   }
+  give_back_freed_memory();  // the replayed times of the holders' calls
   out.slice = std::make_unique<DelaySlice>(std::move(window), slice.types.types());
   // 5. From the last slice to the first.
   const SliceIndex index(slice.facts, out.cuts);

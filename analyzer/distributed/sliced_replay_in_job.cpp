@@ -240,6 +240,12 @@ std::vector<TimeNs> instants_in_job(const std::vector<TimeNs>& mine, int process
 
 JobSlice slice_in_job(const MpiJob& job, HeldShare& held) {
   const std::size_t self = job.rank(), processes = job.size();
+  // The rules are done: of the ops, as for the analyzer alone's root causes, only the kinds,
+  // peers and calls are read from here on, and the messages by op not at all; freed before
+  // the rows are made, they do not add to the rows' tables.
+  held.part.trace.release_op_details(/*keep_op_call=*/true);
+  std::vector<std::vector<std::uint32_t>>().swap(held.matching.message_of_op);
+  give_back_freed_memory();
   JobSlice slice;
   slice.facts = facts_in_job(held);
   const WholeTraceFacts& facts = slice.facts;
@@ -290,6 +296,7 @@ JobSlice slice_in_job(const MpiJob& job, HeldShare& held) {
     send_bytes(bytes.data(), bytes.size(), rank + 1);
   }
   slice.replay->part = slice_graph_from_rows(slice.cuts, self, std::move(rows));
+  give_back_freed_memory();  // the rows the graph was made of, before the replays' tables
   return slice;
 }
 
