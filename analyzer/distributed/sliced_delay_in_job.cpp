@@ -68,6 +68,16 @@ void intervals_in_job(const JobSlice& slice, const HeldShare& held, HeldReplay& 
   take_delayer_answers(replay, slice.facts, held.shares, answers);
 }
 
+// What the synchronization intervals read of the share: its ops (their kinds and peers) and
+// each call's first op.
+void release_ops(Trace& trace) {
+  for (Location& l : trace.locations) {
+    std::vector<std::uint32_t>().swap(l.call_first_op);
+    for_each_op_column(
+        l, [](auto& column) { std::remove_reference_t<decltype(column)>().swap(column); });
+  }
+}
+
 // 4. This process's slice's window, its rows from every holder.
 DelayWindow window_in_job(const JobSlice& slice, const HeldShare& held, const HeldReplay& replay,
                           const SliceCuts& cuts) {
@@ -113,8 +123,7 @@ const auto handover_fields = [](auto& io, auto& h) {
 
 }  // namespace
 
-JobDelayCosts delay_costs_in_job(JobSlice& slice, const HeldShare& held,
-                                 const DelayOptions& options) {
+JobDelayCosts delay_costs_in_job(JobSlice& slice, HeldShare& held, const DelayOptions& options) {
   const int self = this_process(), processes = process_count();
   JobDelayCosts out;
   // Each table below is made after the one before it is freed; the freed pages go back to the
@@ -128,7 +137,8 @@ JobDelayCosts delay_costs_in_job(JobSlice& slice, const HeldShare& held,
     HeldReplay replay = replay_to_holders(slice, held);
     slice.replay->times = {};
     intervals_in_job(slice, held, replay, options);
-    give_back_freed_memory();  // the replay's times, the intervals' working tables
+    release_ops(held.part.trace);
+    give_back_freed_memory();  // the replay's times, the intervals' working tables, the ops
     window = window_in_job(slice, held, replay, out.cuts);
   }
   give_back_freed_memory();  // the replayed times of the holders' calls

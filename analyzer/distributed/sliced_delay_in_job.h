@@ -24,8 +24,9 @@ struct JobDelayCosts {
 // The delay costs of the job's latest replay, which must be the one as recorded
 // (replay_recorded_and_ideal_in_job, or replay_in_job as recorded), whose times go once their
 // holders have them (replay it again to read them). `held`: this process's share, which `slice` was
-// made from.
-JobDelayCosts delay_costs_in_job(JobSlice& slice, const HeldShare& held,
+// made from; its ops and each call's first op go once the synchronization intervals are
+// found (of the share, the steps after read only each call's call site).
+JobDelayCosts delay_costs_in_job(JobSlice& slice, HeldShare& held,
                                  const DelayOptions& options = {});
 
 }  // namespace collwrap
