@@ -116,10 +116,6 @@ class WindowCalls {
     loc_first_row_.push_back(rows);
     if (rows != window_.rows() || rows != window_.type.size())
       throw std::invalid_argument("delay window: its rows and runs of calls differ in number");
-    call_loc_.resize(rows);
-    for (std::uint32_t loc = 0; loc + 1 < loc_first_row_.size(); ++loc)
-      std::fill(call_loc_.begin() + loc_first_row_[loc],
-                call_loc_.begin() + loc_first_row_[loc + 1], loc);
     wait_of_row_.assign(rows, kNone);
     for (std::uint32_t k = 0; k < window_.waits.size(); ++k) {
       const std::uint32_t r = local(window_.waits[k].call);
@@ -130,7 +126,13 @@ class WindowCalls {
 
   std::uint32_t calls() const { return static_cast<std::uint32_t>(window_.rows()); }
   std::span<const std::uint32_t> loc_first_call() const { return loc_first_row_; }
-  std::uint32_t call_loc(std::uint32_t r) const { return call_loc_[r]; }
+  // Found among the locations' first rows rather than kept per row (4 bytes a row): the
+  // analysis asks twice per wait.
+  std::uint32_t call_loc(std::uint32_t r) const {
+    return static_cast<std::uint32_t>(
+        std::upper_bound(loc_first_row_.begin(), loc_first_row_.end(), r) - loc_first_row_.begin() -
+        1);
+  }
   TimeNs segment(std::uint32_t r) const { return window_.segment[r]; }
   std::uint32_t type(std::uint32_t r) const { return window_.type[r]; }
   TimeNs wait(std::uint32_t r) const {
@@ -145,7 +147,7 @@ class WindowCalls {
 
   void prefetch(std::uint32_t) const {}
   std::uint32_t global(std::uint32_t r) const {
-    const std::uint32_t loc = call_loc_[r];
+    const std::uint32_t loc = call_loc(r);
     return window_.first[loc] + (r - loc_first_row_[loc]);
   }
   // The row of global call g, or kNone when the window does not hold it.
@@ -164,7 +166,6 @@ class WindowCalls {
   DelayWindow window_;
   CallRuns runs_;
   std::vector<std::uint32_t> loc_first_row_;  // locations + 1 entries
-  std::vector<std::uint32_t> call_loc_;       // by row
   std::vector<std::uint32_t> wait_of_row_;    // by row: index into window_.waits, or kNone
 };
 
@@ -309,7 +310,8 @@ class DelayAnalysis {
     const double direct = static_cast<double>(calls_.wait(w));
     const double propagated = propagated_[wait];
     costs_.total_wait += direct;
-    if (calls_.call_loc(w) == calls_.call_loc(s)) {
+    const std::uint32_t waiter_loc = calls_.call_loc(w), delayer_loc = calls_.call_loc(s);
+    if (waiter_loc == delayer_loc) {
       costs_.residual += direct + propagated;
       return;
     }
@@ -345,13 +347,13 @@ class DelayAnalysis {
             std::max(costs_.largest_charge[d], static_cast<float>(direct * share));
         costs_.short_term[d] += direct * share;
         costs_.long_term[d] += propagated * share;
-        charge(d, calls_.call_loc(w), calls_.site(w), direct * share, 0);
-        if (propagated > 0) charge(d, origin_loc_[wait], origin_site_[wait], 0, propagated * share);
+        charge(d, delayer_loc, waiter_loc, calls_.site(w), direct * share, 0);
+        if (propagated > 0)
+          charge(d, delayer_loc, origin_loc_[wait], origin_site_[wait], 0, propagated * share);
       }
       if (wait_excess > 0) {
         const double passed_on = (direct + propagated) * wait_excess / total_excess;
         // The delayer's waits in [d0, s), in call order.
-        const std::uint32_t delayer_loc = calls_.call_loc(s);
         for (std::uint32_t k = first_wait_from(delayer_loc, d0);
              k < loc_first_wait_[delayer_loc + 1] && waits_[k] < s; ++k) {
           const TimeNs waited = calls_.wait(waits_[k]);
@@ -361,7 +363,7 @@ class DelayAnalysis {
           if (part > origin_share_[k]) {
             origin_share_[k] = part;
             const bool own = direct >= propagated;
-            origin_loc_[k] = own ? calls_.call_loc(w) : origin_loc_[wait];
+            origin_loc_[k] = own ? waiter_loc : origin_loc_[wait];
             origin_site_[k] = own ? calls_.site(w) : origin_site_[wait];
           }
         }
@@ -372,11 +374,11 @@ class DelayAnalysis {
     ++epoch_;
   }
 
-  // Adds to the charge of the segment ending at call d for the waits at call site `site` on
-  // location `wait_loc`.
-  void charge(std::uint32_t d, std::uint32_t wait_loc, std::uint32_t site, double short_term,
-              double long_term) {
-    const std::uint32_t d_loc = calls_.call_loc(d), type = calls_.type(d);
+  // Adds to the charge of the segment ending at call d, on location d_loc, for the waits at
+  // call site `site` on location `wait_loc`.
+  void charge(std::uint32_t d, std::uint32_t d_loc, std::uint32_t wait_loc, std::uint32_t site,
+              double short_term, double long_term) {
+    const std::uint32_t type = calls_.type(d);
     const ChargeKey key{pair_key(d_loc, type), pair_key(wait_loc, site)};
     const auto next = static_cast<std::uint32_t>(costs_.charges.size());
     const std::uint32_t index = charge_index_.insert(key, next);
