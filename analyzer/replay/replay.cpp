@@ -49,6 +49,15 @@ void replay_ends(const ReplayGraph& graph, std::span<const std::span<const Scale
   }
 }
 
+void replay_recorded_and_ideal(const ReplayGraph& graph, ReplayTimes& recorded,
+                               ReplayTimes& ideal) {
+  const LaneTimes<2> end =
+      Replayer<2>(graph, {NetworkModel::AsRecorded, NetworkModel::Ideal}, {&recorded, &ideal})
+          .run();
+  recorded.end = end[0];
+  ideal.end = end[1];
+}
+
 ReplayTimes replay_trace(const ReplayGraph& graph, const ReplayOptions& options) {
   ReplayTimes times;
   replay_into(graph, options, times);

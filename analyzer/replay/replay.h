@@ -61,6 +61,11 @@ struct ReplayTimes {
 
 ReplayTimes replay_trace(const ReplayGraph& graph, const ReplayOptions& options = {});
 
+// The replay as recorded and the one on an ideal network, without scaled segments, in one pass:
+// they share the work of finding the next call (the larger part of a replay's cost), so that
+// on one thread the two take little more than one.
+void replay_recorded_and_ideal(const ReplayGraph& graph, ReplayTimes& recorded, ReplayTimes& ideal);
+
 // Same as replay_trace, reusing the buffers of `times`.
 void replay_into(const ReplayGraph& graph, const ReplayOptions& options, ReplayTimes& times);
 

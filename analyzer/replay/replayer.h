@@ -24,7 +24,7 @@ template <std::size_t L>
 struct CollectiveState {
   std::vector<std::uint32_t> next;       // next member to look at
   std::vector<TimeNs> latest;            // replayed, L per instance
-  std::vector<std::uint32_t> last_call;  // whose Enter that is; a full replay's only (L = 1)
+  std::vector<std::uint32_t> last_call;  // whose Enter that is, L per instance; full replays'
 };
 
 // What the slices of a sliced replay (replay_slices.h) before a slice hand it: the Enters it or
@@ -47,7 +47,7 @@ struct alignas(64) LocationCursor {
 
 // L replays in one pass, lane by lane. Every call's Enters are kept (a table per lane), since
 // the gates of later calls read them; whom a call waited for (from which its Leave
-// follows) only when `full` is given, for a single replay: a what-if question asks for the
+// follows) only in full replays, whose times are kept whole: a what-if question asks for the
 // run's end alone, and the less a replay writes, the faster it runs.
 //
 // A replay over every call runs from the start (run()); a slice of a sliced replay runs from
@@ -55,27 +55,50 @@ struct alignas(64) LocationCursor {
 template <std::size_t L>
 class Replayer {
  public:
+  // L replays on `network`, each with its scaled segments, their Enters in `enter`; with
+  // `full` (L = 1), a full replay into it.
   Replayer(const ReplayGraph& graph, NetworkModel network,
            std::span<const std::span<const ScaledSegment>, L> scaled,
            std::span<std::vector<TimeNs>, L> enter, ReplayTimes* full)
-      : graph_(graph),
-        scaled_(scaled),
-        own_costs_(network == NetworkModel::AsRecorded),
-        enter_(),
-        full_(full) {
+      : graph_(graph), scaled_(scaled) {
     static_assert(L >= 1 && L <= kReplayLanes);
+    own_costs_.fill(network == NetworkModel::AsRecorded);
+    if (full) full_[0] = full;
+    start(enter);
+  }
+
+  // L full replays without scaled segments, lane i's on networks[i] into full[i]: the replay
+  // as recorded and the one on an ideal network in one pass.
+  Replayer(const ReplayGraph& graph, std::array<NetworkModel, L> networks,
+           std::array<ReplayTimes*, L> full)
+      : graph_(graph), scaled_(no_scaled_) {
+    std::array<std::vector<TimeNs>*, L> enter;
+    for (std::size_t lane = 0; lane < L; ++lane) {
+      own_costs_[lane] = networks[lane] == NetworkModel::AsRecorded;
+      full_[lane] = full[lane];
+      enter[lane] = &full[lane]->enter;
+    }
+    start(enter);
+  }
+
+ private:
+  template <typename Tables>
+  void start(Tables& enter) {
+    const ReplayGraph& graph = graph_;
     const std::size_t n = graph.calls();
+    full_replay_ = full_[0] != nullptr;
     // Only the Enters are read before this replay writes them (kUnset: not entered yet); every
     // call's waited_for is written when it is processed, and every call is.
     for (std::size_t lane = 0; lane < L; ++lane) {
-      enter[lane].assign(n, kUnset);
-      enter_[lane] = enter[lane].data();
-    }
-    if (full) {
-      full->waited_for.resize(n);
-      full->broken_gates = 0;
-      full->graph = &graph;
-      full->own_costs = own_costs_;
+      std::vector<TimeNs>& table = table_of(enter[lane]);
+      table.assign(n, kUnset);
+      enter_[lane] = table.data();
+      if (ReplayTimes* full = full_[lane]) {
+        full->waited_for.resize(n);
+        full->broken_gates = 0;
+        full->graph = &graph;
+        full->own_costs = own_costs_[lane];
+      }
     }
     LocationCursor<L> start;
     start.last_leave.fill(graph.begin);
@@ -88,9 +111,12 @@ class Replayer {
     const std::size_t instances = graph.instances();
     colls_.next.assign(graph.member_first.begin(), graph.member_first.begin() + instances);
     colls_.latest.assign(instances * L, kUnset);
-    if (full) colls_.last_call.assign(instances, kNone);
+    if (full_replay_) colls_.last_call.assign(instances * L, kNone);
   }
+  static std::vector<TimeNs>& table_of(std::vector<TimeNs>& table) { return table; }
+  static std::vector<TimeNs>& table_of(std::vector<TimeNs>* table) { return *table; }
 
+ public:
   // The latest Leave of each lane: a location's Leaves never decrease, so its last call ends it.
   LaneTimes<L> run() {
     const auto locations = static_cast<std::uint32_t>(graph_.locations());
@@ -189,12 +215,13 @@ class Replayer {
     if (enter_[0][g] == kUnset) enter(g, at);
     LaneTimes<L> latest;
     latest.fill(kUnset);
-    std::uint32_t latest_call = kNone;  // a full replay's: whose Enter latest[0] is
+    std::array<std::uint32_t, L> latest_call;  // full replays': whose Enter latest[lane] is
+    latest_call.fill(kNone);
     for (const std::uint32_t gate : graph_.gates_of(g)) {
       LaneTimes<L> t;
-      std::uint32_t call;
-      if (gate & kCollectiveGate) {
-        const std::uint32_t instance = gate & ~kCollectiveGate;
+      const bool collective = gate & kCollectiveGate;
+      const std::uint32_t instance = gate & ~kCollectiveGate;
+      if (collective) {
         if (!collective_ready(instance)) {
           if (force) {
             broken();
@@ -203,7 +230,6 @@ class Replayer {
           return false;
         }
         std::copy_n(&colls_.latest[std::size_t{instance} * L], L, t.begin());
-        call = full_ ? colls_.last_call[instance] : kNone;
       } else {
         if (enter_[0][gate] == kUnset) {
           if (force) {
@@ -213,17 +239,22 @@ class Replayer {
           return false;
         }
         for (std::size_t lane = 0; lane < L; ++lane) t[lane] = enter_[lane][gate];
-        call = gate;
       }
-      if (t[0] > latest[0]) latest_call = call;
+      if (full_replay_)
+        for (std::size_t lane = 0; lane < L; ++lane)
+          if (t[lane] > latest[lane])
+            latest_call[lane] =
+                collective ? colls_.last_call[std::size_t{instance} * L + lane] : gate;
       for (std::size_t lane = 0; lane < L; ++lane) latest[lane] = std::max(latest[lane], t[lane]);
     }
     // A call that entered after its gates opened (or is itself the latest member of its
     // collective) waits for none of them.
-    const TimeNs own = own_costs_ ? graph_.own_cost(g) : 0;
+    const TimeNs own = graph_.own_cost(g);
     for (std::size_t lane = 0; lane < L; ++lane)
-      at.last_leave[lane] = std::max(enter_[lane][g], latest[lane]) + own;
-    if (full_) full_->waited_for[g] = latest[0] > enter_[0][g] ? latest_call : kNone;
+      at.last_leave[lane] = std::max(enter_[lane][g], latest[lane]) + (own_costs_[lane] ? own : 0);
+    if (full_replay_)
+      for (std::size_t lane = 0; lane < L; ++lane)
+        full_[lane]->waited_for[g] = latest[lane] > enter_[lane][g] ? latest_call[lane] : kNone;
     return true;
   }
 
@@ -242,7 +273,8 @@ class Replayer {
   }
 
   void broken() {
-    if (full_) ++full_->broken_gates;
+    if (full_replay_)
+      for (ReplayTimes* full : full_) ++full->broken_gates;
   }
 
   bool collective_ready(std::uint32_t instance) {
@@ -253,7 +285,10 @@ class Replayer {
       const std::uint32_t call = graph_.member_calls[next];
       if (call == kNone) continue;
       if (enter_[0][call] == kUnset) return false;
-      if (full_ && enter_[0][call] > latest[0]) colls_.last_call[instance] = call;
+      if (full_replay_)
+        for (std::size_t lane = 0; lane < L; ++lane)
+          if (enter_[lane][call] > latest[lane])
+            colls_.last_call[std::size_t{instance} * L + lane] = call;
       for (std::size_t lane = 0; lane < L; ++lane)
         latest[lane] = std::max(latest[lane], enter_[lane][call]);
     }
@@ -261,10 +296,12 @@ class Replayer {
   }
 
   const ReplayGraph& graph_;
+  std::array<std::span<const ScaledSegment>, L> no_scaled_{};  // of full replays: none scaled
   const std::span<const std::span<const ScaledSegment>, L> scaled_;
-  const bool own_costs_;
-  std::array<TimeNs*, L> enter_;  // each lane's Enters, by call
-  ReplayTimes* full_;
+  std::array<bool, L> own_costs_{};     // each lane's: its network has the calls' own costs
+  std::array<TimeNs*, L> enter_{};      // each lane's Enters, by call
+  std::array<ReplayTimes*, L> full_{};  // full replays' times, by lane (every lane or none)
+  bool full_replay_ = false;
   std::vector<LocationCursor<L>> at_;  // by location
   std::vector<std::uint32_t> limit_;   // by location: its calls to process, from its first
   CollectiveState<L> colls_;

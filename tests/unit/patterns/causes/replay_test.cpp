@@ -206,5 +206,71 @@ TEST(Replay, EachLaneOfAPassEndsAsItsReplayAlone) {
   }
 }
 
+// Two ranks that each send synchronously to the other before receiving: the sends wait for
+// receives that follow them, a cycle that only a damaged trace holds; the replay breaks it.
+Trace crossed_synchronous_sends() {
+  TraceBuilder b(2);
+  b.send(b.call(0, "MPI_Ssend", 100, 400, "x.c", 1), 1, 0, 8);
+  b.recv(b.call(0, "MPI_Recv", 410, 420, "x.c", 2), 1, 0, 8);
+  b.send(b.call(1, "MPI_Ssend", 150, 405, "x.c", 1), 0, 0, 8);
+  b.recv(b.call(1, "MPI_Recv", 406, 430, "x.c", 2), 0, 0, 8);
+  return b.finish();
+}
+
+// Rank 2 waits in one MPI_Waitall for messages from ranks 0 and 1. As recorded, rank 1's send
+// comes last (after a call of 400 ns of its own); on an ideal network, where that call takes
+// no time, rank 0's: the two replays' Waitall waited for different calls.
+Trace latest_sender_moves() {
+  TraceBuilder b(3);
+  b.send(b.call(0, "MPI_Send", 300, 310, "m.c", 1), 2, 0, 8);
+  b.call(1, "MPI_Comm_split", 0, 400, "m.c", 2);
+  b.send(b.call(1, "MPI_Send", 410, 420, "m.c", 3), 2, 0, 8);
+  b.irecv_request(b.call(2, "MPI_Irecv", 0, 1, "m.c", 4), 1);
+  b.irecv_request(b.call(2, "MPI_Irecv", 1, 2, "m.c", 4), 2);
+  const CallRef all = b.call(2, "MPI_Waitall", 5, 500, "m.c", 5);
+  b.irecv(all, 0, 0, 8, 1);
+  b.irecv(all, 1, 0, 8, 2);
+  return b.finish();
+}
+
+// The replay as recorded and the one on an ideal network, run in one pass, are each the replay
+// alone: every Enter, whom every call waited for, the end, the gates broken.
+TEST(Replay, RecordedAndIdealInOnePassAreEachTheReplayAlone) {
+  std::vector<Trace> traces;
+  traces.push_back(delay_chain());
+  traces.push_back(moving_imbalance());
+  traces.push_back(neighbours_and_collectives());
+  traces.push_back(crossed_synchronous_sends());
+  traces.push_back(latest_sender_moves());
+  std::size_t waits_differ = 0;
+  for (Trace& trace : traces) {
+    const TracedRun run(std::move(trace));
+    const ReplayTimes recorded = replay_trace(run.graph);
+    const ReplayTimes ideal = replay_trace(run.graph, {NetworkModel::Ideal, {}});
+    ReplayTimes pass_recorded, pass_ideal;
+    pass_recorded.enter.assign(3, 7);  // stale buffers, as reused ones are
+    replay_recorded_and_ideal(run.graph, pass_recorded, pass_ideal);
+    for (const auto& [alone, pass] :
+         {std::pair(&recorded, &pass_recorded), std::pair(&ideal, &pass_ideal)}) {
+      EXPECT_EQ(pass->enter, alone->enter);
+      EXPECT_EQ(pass->waited_for, alone->waited_for);
+      EXPECT_EQ(pass->end, alone->end);
+      EXPECT_EQ(pass->broken_gates, alone->broken_gates);
+      EXPECT_EQ(pass->own_costs, alone->own_costs);
+      EXPECT_EQ(pass->graph, &run.graph);
+    }
+    waits_differ += recorded.waited_for != ideal.waited_for;
+  }
+  // Each lane keeps whom its own calls waited for, and its own broken gates.
+  EXPECT_GT(waits_differ, 0u);
+  const TracedRun crossed(crossed_synchronous_sends());
+  EXPECT_GT(replay_trace(crossed.graph).broken_gates, 0u);
+  const TracedRun moves(latest_sender_moves());
+  const std::uint32_t waitall = moves.graph.global(2, 2);
+  EXPECT_EQ(replay_trace(moves.graph).waited_for[waitall], moves.graph.global(1, 1));
+  EXPECT_EQ(replay_trace(moves.graph, {NetworkModel::Ideal, {}}).waited_for[waitall],
+            moves.graph.global(0, 0));
+}
+
 }  // namespace
 }  // namespace collwrap::testing
