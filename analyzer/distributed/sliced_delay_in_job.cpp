@@ -68,13 +68,13 @@ void intervals_in_job(const JobSlice& slice, const HeldShare& held, HeldReplay& 
   take_delayer_answers(replay, slice.facts, held.shares, answers);
 }
 
-// What the synchronization intervals read of the share: its ops (their kinds and peers) and
-// each call's first op.
-void release_ops(Trace& trace) {
+// Of the share, once the synchronization intervals are found (they read its ops), only each
+// call's call site is read: the window's waits and the what-if questions name them.
+void keep_only_call_sites(Trace& trace) {
   for (Location& l : trace.locations) {
-    std::vector<std::uint32_t>().swap(l.call_first_op);
-    for_each_op_column(
-        l, [](auto& column) { std::remove_reference_t<decltype(column)>().swap(column); });
+    std::vector<std::uint32_t> sites = std::move(l.call_callsite);
+    l = l.definition_only();
+    l.call_callsite = std::move(sites);
   }
 }
 
@@ -137,7 +137,7 @@ JobDelayCosts delay_costs_in_job(JobSlice& slice, HeldShare& held, const DelayOp
     HeldReplay replay = replay_to_holders(slice, held);
     slice.replay->times = {};
     intervals_in_job(slice, held, replay, options);
-    release_ops(held.part.trace);
+    keep_only_call_sites(held.part.trace);
     give_back_freed_memory();  // the replay's times, the intervals' working tables, the ops
     window = window_in_job(slice, held, replay, out.cuts);
   }

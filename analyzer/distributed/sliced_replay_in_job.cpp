@@ -9,6 +9,7 @@
 #include "byte_exchange.h"
 #include "byte_fields.h"
 #include "memory_reuse.h"
+#include "root_causes.h"
 #include "sliced_replay.h"
 
 namespace collwrap {
@@ -240,12 +241,9 @@ std::vector<TimeNs> instants_in_job(const std::vector<TimeNs>& mine, int process
 
 JobSlice slice_in_job(const MpiJob& job, HeldShare& held) {
   const std::size_t self = job.rank(), processes = job.size();
-  // The rules are done: of the ops, as for the analyzer alone's root causes, only the kinds,
-  // peers and calls are read from here on, and the messages by op not at all; freed before
-  // the rows are made, they do not add to the rows' tables.
-  held.part.trace.release_op_details(/*keep_op_call=*/true);
-  std::vector<std::vector<std::uint32_t>>().swap(held.matching.message_of_op);
-  give_back_freed_memory();
+  // The rules are done: what the rows do not read goes before they are made, as for the
+  // analyzer alone's root causes, so that it does not add to the rows' tables.
+  release_details_for_root_causes(held.part.trace, held.matching, RootCauseStage::BeforePreparing);
   JobSlice slice;
   slice.facts = facts_in_job(held);
   const WholeTraceFacts& facts = slice.facts;

@@ -240,15 +240,15 @@ class Bounds {
   // threads: visit(instance, range) for each.
   static constexpr std::size_t kInstancesPerRange = 4096;
   std::size_t instance_ranges() const {
-    return (m_.collectives.size() + kInstancesPerRange - 1) / kInstancesPerRange;
+    return range_count(m_.collectives.size(), kInstancesPerRange);
   }
   template <typename Visit>
   void for_instance_ranges(unsigned threads, Visit&& visit) const {
-    parallel_for(instance_ranges(), threads, [&](std::size_t range) {
-      const std::size_t end = std::min(m_.collectives.size(), (range + 1) * kInstancesPerRange);
-      for (std::size_t c = range * kInstancesPerRange; c < end; ++c)
-        visit(static_cast<std::uint32_t>(c), range);
-    });
+    parallel_for_ranges(m_.collectives.size(), kInstancesPerRange, threads,
+                        [&](std::size_t range, std::size_t first, std::size_t end) {
+                          for (std::size_t c = first; c < end; ++c)
+                            visit(static_cast<std::uint32_t>(c), range);
+                        });
   }
 
   // The family whose dependencies instance c's clock condition follows

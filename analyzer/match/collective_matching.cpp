@@ -266,28 +266,28 @@ void match_collectives(const Trace& trace, Matching& m, MatchCounts& counts,
   m.collectives.resize(plan.instances());
   m.members.resize(plan.first_member.back());
   m.starts.resize(plan.first_member.back());
-  constexpr std::size_t kInstancesPerTask = 4096;
-  const std::size_t tasks = (plan.instances() + kInstancesPerTask - 1) / kInstancesPerTask;
-  std::vector<MatchCounts> task_counts(tasks);
-  parallel_for(tasks, threads, [&](std::size_t task) {
-    std::vector<const Participation*> members;  // of one instance
-    MatchCounts& c = task_counts[task];
-    const std::size_t end = std::min(plan.instances(), (task + 1) * kInstancesPerTask);
-    std::size_t b = plan.block_of(task * kInstancesPerTask);
-    for (std::size_t i = task * kInstancesPerTask; i < end; ++i) {
-      while (b + 1 < plan.blocks.size() && plan.blocks[b + 1].first_instance <= i) ++b;
-      const InstancePlan::Block& block = plan.blocks[b];
-      const std::uint32_t n = static_cast<std::uint32_t>(i - block.first_instance);
-      members.clear();
-      for (std::size_t s = block.first_stream; s < block.last_stream; ++s) {
-        const std::uint32_t stream = plan.order[s];
-        if (n < groups.size(stream)) members.push_back(&parts[groups.at(stream, n)]);
-      }
-      m.collectives[i] = match_instance(trace, m, block.comm, plan.first_member[i], members,
-                                        !digested(digested_comms, block.comm), counted, c);
-    }
-  });
-  for (const MatchCounts& c : task_counts) counts += c;
+  constexpr std::size_t kInstancesPerRange = 4096;
+  std::vector<MatchCounts> range_counts(range_count(plan.instances(), kInstancesPerRange));
+  parallel_for_ranges(
+      plan.instances(), kInstancesPerRange, threads,
+      [&](std::size_t range, std::size_t first, std::size_t end) {
+        std::vector<const Participation*> members;  // of one instance
+        MatchCounts& c = range_counts[range];
+        std::size_t b = plan.block_of(first);
+        for (std::size_t i = first; i < end; ++i) {
+          while (b + 1 < plan.blocks.size() && plan.blocks[b + 1].first_instance <= i) ++b;
+          const InstancePlan::Block& block = plan.blocks[b];
+          const std::uint32_t n = static_cast<std::uint32_t>(i - block.first_instance);
+          members.clear();
+          for (std::size_t s = block.first_stream; s < block.last_stream; ++s) {
+            const std::uint32_t stream = plan.order[s];
+            if (n < groups.size(stream)) members.push_back(&parts[groups.at(stream, n)]);
+          }
+          m.collectives[i] = match_instance(trace, m, block.comm, plan.first_member[i], members,
+                                            !digested(digested_comms, block.comm), counted, c);
+        }
+      });
+  for (const MatchCounts& c : range_counts) counts += c;
 }
 
 }  // namespace collwrap

@@ -64,7 +64,9 @@ class Replayer {
     static_assert(L >= 1 && L <= kReplayLanes);
     own_costs_.fill(network == NetworkModel::AsRecorded);
     if (full) full_[0] = full;
-    start(enter);
+    std::array<std::vector<TimeNs>*, L> tables;
+    for (std::size_t lane = 0; lane < L; ++lane) tables[lane] = &enter[lane];
+    start(tables);
   }
 
   // L full replays without scaled segments, lane i's on networks[i] into full[i]: the replay
@@ -72,27 +74,26 @@ class Replayer {
   Replayer(const ReplayGraph& graph, std::array<NetworkModel, L> networks,
            std::array<ReplayTimes*, L> full)
       : graph_(graph), scaled_(no_scaled_) {
-    std::array<std::vector<TimeNs>*, L> enter;
+    std::array<std::vector<TimeNs>*, L> tables;
     for (std::size_t lane = 0; lane < L; ++lane) {
       own_costs_[lane] = networks[lane] == NetworkModel::AsRecorded;
       full_[lane] = full[lane];
-      enter[lane] = &full[lane]->enter;
+      tables[lane] = &full[lane]->enter;
     }
-    start(enter);
+    start(tables);
   }
 
  private:
-  template <typename Tables>
-  void start(Tables& enter) {
+  // Sets the replay up with each lane's Enters in tables[lane].
+  void start(const std::array<std::vector<TimeNs>*, L>& tables) {
     const ReplayGraph& graph = graph_;
     const std::size_t n = graph.calls();
     full_replay_ = full_[0] != nullptr;
     // Only the Enters are read before this replay writes them (kUnset: not entered yet); every
     // call's waited_for is written when it is processed, and every call is.
     for (std::size_t lane = 0; lane < L; ++lane) {
-      std::vector<TimeNs>& table = table_of(enter[lane]);
-      table.assign(n, kUnset);
-      enter_[lane] = table.data();
+      tables[lane]->assign(n, kUnset);
+      enter_[lane] = tables[lane]->data();
       if (ReplayTimes* full = full_[lane]) {
         full->waited_for.resize(n);
         full->broken_gates = 0;
@@ -113,8 +114,6 @@ class Replayer {
     colls_.latest.assign(instances * L, kUnset);
     if (full_replay_) colls_.last_call.assign(instances * L, kNone);
   }
-  static std::vector<TimeNs>& table_of(std::vector<TimeNs>& table) { return table; }
-  static std::vector<TimeNs>& table_of(std::vector<TimeNs>* table) { return *table; }
 
  public:
   // The latest Leave of each lane: a location's Leaves never decrease, so its last call ends it.

@@ -65,4 +65,18 @@ void parallel_for(std::size_t n, unsigned threads, Task&& task) {
   if (error) std::rethrow_exception(error);
 }
 
+// The indexes 0..n-1 in ranges of `per_range` (the last may be shorter), side by side:
+// task(range, first, end) for each range [first, end), range_count(n, per_range) of them. For
+// work too small per index to hand out one index at a time.
+inline std::size_t range_count(std::size_t n, std::size_t per_range) {
+  return (n + per_range - 1) / per_range;
+}
+template <class Task>
+void parallel_for_ranges(std::size_t n, std::size_t per_range, unsigned threads, Task&& task) {
+  parallel_for(range_count(n, per_range), threads, [&](std::size_t range) {
+    const std::size_t first = range * per_range;
+    task(range, first, std::min(n, first + per_range));
+  });
+}
+
 }  // namespace collwrap
