@@ -73,6 +73,35 @@ TEST(P2PMatching, TagsAreMatchedSeparately) {
   EXPECT_EQ(message_of(m, tag2)->recv, recv_tag2);
 }
 
+// A location's keys taking turns, now two, now three, now one again (the matcher remembers
+// the last keys it looked up): each send still pairs with the receive of its own tag and place.
+TEST(P2PMatching, KeysTakingTurnsMatchPerKey) {
+  const int tags[] = {0, 1, 0, 1, 2, 0, 2, 1, 1, 1, 0, 2, 2, 0, 1, 2, 0, 0};
+  constexpr int kTags = 3;
+  TraceBuilder b(2);
+  std::vector<OpRef> sends[kTags], recvs[kTags];
+  TimeNs t = 0;
+  for (const int tag : tags) {
+    auto s = b.call(0, "MPI_Send", t, t + 10);
+    sends[tag].push_back(op_ref(s, b.send(s, 1, tag, 8)));
+    t += 20;
+  }
+  // The receiver takes the tags in the reverse order of the sends, each tag's in send order.
+  for (const int tag : std::vector<int>(std::rbegin(tags), std::rend(tags))) {
+    auto r = b.call(1, "MPI_Recv", t, t + 10);
+    recvs[tag].push_back(op_ref(r, b.recv(r, 0, tag, 8)));
+    t += 20;
+  }
+  const Matching m = match_trace(b.finish());
+  ASSERT_EQ(m.messages.size(), std::size(tags));
+  for (int tag = 0; tag < kTags; ++tag)
+    for (std::size_t i = 0; i < sends[tag].size(); ++i) {
+      const Message* msg = message_of(m, sends[tag][i]);
+      ASSERT_NE(msg, nullptr);
+      EXPECT_EQ(msg->recv, recvs[tag][i]) << "tag " << tag << ", message " << i;
+    }
+}
+
 TEST(P2PMatching, WildcardReceivesUseTheRecordedSource) {
   // Rank 1 posts two MPI_ANY_SOURCE receives; the trace records that the first matched rank 2.
   TraceBuilder b(3);
