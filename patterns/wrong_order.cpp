@@ -34,12 +34,15 @@ struct WrongOrderReceive {
 
 // Earliest send completion among messages already seen, per source and per communicator.
 // The communicator keeps its two best sources so that "a different source than s" is O(1).
+// A receiver takes its messages from a few sources on a few communicators in turn, so the
+// entries of the last source and communicator looked up are kept at hand: most look-ups then
+// skip the hash maps (whose nodes stay where they are as the maps grow).
 class EarliestSends {
  public:
   void add(std::uint32_t comm, std::int32_t source, TimeNs send_end) {
-    TimeNs& best = by_source_.try_emplace(key(comm, source), send_end).first->second;
+    TimeNs& best = *by_source(comm, source, send_end);
     best = std::min(best, send_end);
-    Top2& top = by_comm_[comm];
+    Top2& top = *by_comm(comm);
     if (source == top.first.source) {
       top.first.time = std::min(top.first.time, send_end);
     } else if (source == top.second.source) {
@@ -51,14 +54,19 @@ class EarliestSends {
   }
 
   bool from_same_source_before(std::uint32_t comm, std::int32_t source, TimeNs t) const {
+    if (last_source_ && last_source_key_ == key(comm, source)) return *last_source_ < t;
     const auto it = by_source_.find(key(comm, source));
     return it != by_source_.end() && it->second < t;
   }
 
   bool from_other_source_before(std::uint32_t comm, std::int32_t source, TimeNs t) const {
-    const auto it = by_comm_.find(comm);
-    if (it == by_comm_.end()) return false;
-    const Entry& e = it->second.first.source != source ? it->second.first : it->second.second;
+    const Top2* top = last_comm_ && last_comm_key_ == comm ? last_comm_ : nullptr;
+    if (!top) {
+      const auto it = by_comm_.find(comm);
+      if (it == by_comm_.end()) return false;
+      top = &it->second;
+    }
+    const Entry& e = top->first.source != source ? top->first : top->second;
     return e.source != kNoWorldRank && e.time < t;
   }
 
@@ -73,8 +81,28 @@ class EarliestSends {
   static std::uint64_t key(std::uint32_t comm, std::int32_t source) {
     return (static_cast<std::uint64_t>(comm) << 32) | static_cast<std::uint32_t>(source);
   }
+  // The source's entry, made with `first` if it has none.
+  TimeNs* by_source(std::uint32_t comm, std::int32_t source, TimeNs first) {
+    const std::uint64_t k = key(comm, source);
+    if (!last_source_ || last_source_key_ != k) {
+      last_source_ = &by_source_.try_emplace(k, first).first->second;
+      last_source_key_ = k;
+    }
+    return last_source_;
+  }
+  Top2* by_comm(std::uint32_t comm) {
+    if (!last_comm_ || last_comm_key_ != comm) {
+      last_comm_ = &by_comm_[comm];
+      last_comm_key_ = comm;
+    }
+    return last_comm_;
+  }
   std::unordered_map<std::uint64_t, TimeNs> by_source_;
   std::unordered_map<std::uint32_t, Top2> by_comm_;
+  std::uint64_t last_source_key_ = 0;
+  TimeNs* last_source_ = nullptr;
+  std::uint32_t last_comm_key_ = 0;
+  Top2* last_comm_ = nullptr;
 };
 
 // The message a receive op (Recv or Irecv) completed, if its send is in the trace.

@@ -111,6 +111,26 @@ TEST(WrongOrder, OtherCommunicatorsDoNotCount) {
   EXPECT_TRUE(find(kWrongOrder, b.finish()).empty());
 }
 
+// The receiver takes turns between sources and communicators: the late receive from rank 1
+// is in wrong order because of rank 1's early message, received last, and not because of what
+// came from rank 2 on another communicator in between (the rule keeps the last source and
+// communicator it looked at close at hand).
+TEST(WrongOrder, EachSourceAndCommunicatorKeepsItsOwnEarliestSend) {
+  TraceBuilder b(3);
+  const auto other = b.comm({0, 1, 2}, "dup");
+  b.send(b.call(1, "MPI_Send", 100, 110), 0, 0, 8);
+  b.send(b.call(1, "MPI_Send", 1000, 1010), 0, 2, 8);
+  b.send(b.call(2, "MPI_Send", 1500, 1510), 0, 5, 8, other);
+  b.recv(b.call(0, "MPI_Recv", 200, 1010), 1, 2, 8);
+  b.recv(b.call(0, "MPI_Recv", 1020, 1520), 2, 5, 8, other);
+  b.recv(b.call(0, "MPI_Recv", 1530, 1540), 1, 0, 8);
+  const auto found = find(kWrongOrder, b.finish());
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].call, 0u);
+  EXPECT_EQ(found[0].idle, 800);
+  EXPECT_EQ(found[0].detail.order, MessageOrder::SameSource);
+}
+
 TEST(WrongOrder, MessageSentAfterTheWaitEndedDoesNotCount) {
   TraceBuilder b(3);
   b.send(b.call(1, "MPI_Send", 1000, 1010), 0, 5, 8);
