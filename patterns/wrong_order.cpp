@@ -7,6 +7,7 @@
 
 #include "catalog.h"
 #include "message_timing.h"
+#include "recent_lookups.h"
 #include "worst_wait.h"
 
 namespace collwrap {
@@ -34,15 +35,16 @@ struct WrongOrderReceive {
 
 // Earliest send completion among messages already seen, per source and per communicator.
 // The communicator keeps its two best sources so that "a different source than s" is O(1).
-// A receiver takes its messages from a few sources on a few communicators in turn, so the
-// entries of the last source and communicator looked up are kept at hand: most look-ups then
-// skip the hash maps (whose nodes stay where they are as the maps grow).
+// A receiver takes its messages from a few sources on a few communicators in turn: the
+// entries of the last ones looked up are kept at hand (the maps' nodes stay where they are).
 class EarliestSends {
  public:
   void add(std::uint32_t comm, std::int32_t source, TimeNs send_end) {
-    TimeNs& best = *by_source(comm, source, send_end);
+    TimeNs& best = *recent_sources_.get(key(comm, source), [&](std::uint64_t k) {
+      return &by_source_.try_emplace(k, send_end).first->second;
+    });
     best = std::min(best, send_end);
-    Top2& top = *by_comm(comm);
+    Top2& top = *recent_comms_.get(comm, [&](std::uint32_t c) { return &by_comm_[c]; });
     if (source == top.first.source) {
       top.first.time = std::min(top.first.time, send_end);
     } else if (source == top.second.source) {
@@ -54,14 +56,16 @@ class EarliestSends {
   }
 
   bool from_same_source_before(std::uint32_t comm, std::int32_t source, TimeNs t) const {
-    if (last_source_ && last_source_key_ == key(comm, source)) return *last_source_ < t;
+    if (TimeNs* const* best = recent_sources_.peek(key(comm, source))) return **best < t;
     const auto it = by_source_.find(key(comm, source));
     return it != by_source_.end() && it->second < t;
   }
 
   bool from_other_source_before(std::uint32_t comm, std::int32_t source, TimeNs t) const {
-    const Top2* top = last_comm_ && last_comm_key_ == comm ? last_comm_ : nullptr;
-    if (!top) {
+    const Top2* top = nullptr;
+    if (Top2* const* at_hand = recent_comms_.peek(comm)) {
+      top = *at_hand;
+    } else {
       const auto it = by_comm_.find(comm);
       if (it == by_comm_.end()) return false;
       top = &it->second;
@@ -81,28 +85,10 @@ class EarliestSends {
   static std::uint64_t key(std::uint32_t comm, std::int32_t source) {
     return (static_cast<std::uint64_t>(comm) << 32) | static_cast<std::uint32_t>(source);
   }
-  // The source's entry, made with `first` if it has none.
-  TimeNs* by_source(std::uint32_t comm, std::int32_t source, TimeNs first) {
-    const std::uint64_t k = key(comm, source);
-    if (!last_source_ || last_source_key_ != k) {
-      last_source_ = &by_source_.try_emplace(k, first).first->second;
-      last_source_key_ = k;
-    }
-    return last_source_;
-  }
-  Top2* by_comm(std::uint32_t comm) {
-    if (!last_comm_ || last_comm_key_ != comm) {
-      last_comm_ = &by_comm_[comm];
-      last_comm_key_ = comm;
-    }
-    return last_comm_;
-  }
   std::unordered_map<std::uint64_t, TimeNs> by_source_;
   std::unordered_map<std::uint32_t, Top2> by_comm_;
-  std::uint64_t last_source_key_ = 0;
-  TimeNs* last_source_ = nullptr;
-  std::uint32_t last_comm_key_ = 0;
-  Top2* last_comm_ = nullptr;
+  RecentLookups<std::uint64_t, TimeNs*> recent_sources_;
+  RecentLookups<std::uint32_t, Top2*> recent_comms_;
 };
 
 // The message a receive op (Recv or Irecv) completed, if its send is in the trace.

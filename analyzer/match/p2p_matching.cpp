@@ -1,11 +1,11 @@
 #include "p2p_matching.h"
 
 #include <algorithm>
-#include <utility>
 
 #include "flat_map.h"
 #include "group_by_key.h"
 #include "parallel_for.h"
+#include "recent_lookups.h"
 
 namespace collwrap {
 namespace {
@@ -46,31 +46,6 @@ class KeyNumbers {
  private:
   FlatMap<MessageKey, MessageKeyHash> map_{1024};
   std::vector<MessageKey> keys_;  // by number
-};
-
-// The numbers of the last two keys a scan looked up. A location sends to, and receives from,
-// a few partners in turn (a ring's or a halo's two neighbours), so most look-ups find their
-// key here and skip hashing it and probing the map.
-class RecentKeys {
- public:
-  template <class Lookup>
-  std::uint32_t number(const MessageKey& key, Lookup&& lookup) {
-    if (number_[0] != kNone && key == key_[0]) return number_[0];
-    if (number_[1] != kNone && key == key_[1]) {
-      std::swap(key_[0], key_[1]);
-      std::swap(number_[0], number_[1]);
-      return number_[0];
-    }
-    key_[1] = key_[0];
-    number_[1] = number_[0];
-    key_[0] = key;
-    number_[0] = lookup(key);
-    return number_[0];
-  }
-
- private:
-  MessageKey key_[2]{};
-  std::uint32_t number_[2] = {kNone, kNone};
 };
 
 bool valid_p2p(const Location& l, std::uint32_t op, std::size_t comms) {
@@ -156,11 +131,11 @@ template <class ForEach>
 std::vector<KeyTally> tally_side(ForEach for_each, KeyNumbers& keys, const LocationRange& counted,
                                  std::uint64_t& invalid, std::vector<std::uint8_t>& has_endpoints) {
   std::vector<KeyTally> tallies;
-  RecentKeys recent;
+  RecentLookups<MessageKey, std::uint32_t> recent;
   for_each(
       [&](std::uint32_t loc, std::uint32_t, const MessageKey& key) {
         const std::uint32_t k =
-            recent.number(key, [&](const MessageKey& k) { return keys.number(k); });
+            recent.get(key, [&](const MessageKey& k) { return keys.number(k); });
         if (k == tallies.size()) tallies.emplace_back();
         tallies[k].add(loc);
         has_endpoints[loc] = 1;
@@ -192,12 +167,12 @@ std::uint64_t place_side(ForEach for_each, const KeyNumbers& keys,
     else
       unmatched += counted.contains(loc);
   };
-  RecentKeys recent;
+  RecentLookups<MessageKey, std::uint32_t> recent;
   for_each(
       [&](std::uint32_t loc, std::uint32_t op, const MessageKey& key) {
         // Every key was numbered.
         const std::uint32_t k =
-            recent.number(key, [&](const MessageKey& k) { return *keys.find_number(k); });
+            recent.get(key, [&](const MessageKey& k) { return *keys.find_number(k); });
         if (tallies[k].mixed)
           mixed.push_back({k, loc, op});
         else
