@@ -40,20 +40,8 @@ bool send_waits_for_receiver(const RuleContext& context, const Message& m) {
                                  eager_threshold(context.trace, context.options, m));
 }
 
-CallView send_call(const Trace& trace, const Message& m) {
-  return call_holding(trace, m.send);
-}
-
 CallView receive_post_call(const Trace& trace, const Matching& matching, const Message& m) {
   return call_holding(trace, recv_post(matching, m));
-}
-
-CallView receive_completion_call(const Trace& trace, const Message& m) {
-  return call_holding(trace, m.recv);
-}
-
-MessageCalls message_calls(const Trace& trace, const Message& m) {
-  return {send_call(trace, m), receive_completion_call(trace, m)};
 }
 
 TimeNs late_sender_idle(const Trace& trace, const Message& m) {

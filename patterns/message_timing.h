@@ -27,11 +27,15 @@ bool send_waits_for_receiver(SendMode mode, std::uint64_t bytes, std::uint64_t t
 bool send_waits_for_receiver(const RuleContext& context, const Message& m);
 
 // Enter of the call that started the send (MPI_Send, MPI_Isend, MPI_Start, …).
-CallView send_call(const Trace& trace, const Message& m);
+inline CallView send_call(const Trace& trace, const Message& m) {
+  return call_holding(trace, m.send);
+}
 // The call that posted the receive (MPI_Recv, MPI_Irecv, MPI_Start, …).
 CallView receive_post_call(const Trace& trace, const Matching& matching, const Message& m);
 // The call that completed the receive (MPI_Recv, MPI_Sendrecv, MPI_Wait*, MPI_Test*).
-CallView receive_completion_call(const Trace& trace, const Message& m);
+inline CallView receive_completion_call(const Trace& trace, const Message& m) {
+  return call_holding(trace, m.recv);
+}
 
 // A message's calls at both ends, each looked up once: a rule that asks several questions of
 // a message reads the sender's columns once rather than at each.
@@ -39,7 +43,9 @@ struct MessageCalls {
   CallView send;  // send_call
   CallView recv;  // receive_completion_call
 };
-MessageCalls message_calls(const Trace& trace, const Message& m);
+inline MessageCalls message_calls(const Trace& trace, const Message& m) {
+  return {send_call(trace, m), receive_completion_call(trace, m)};
+}
 
 // late_sender: min(Enter_send, Exit_recv) − Enter_recv on the call that completed the receive,
 // when that call blocks (a receive, Sendrecv or Wait*; a Test never blocks): 0 otherwise.
