@@ -524,17 +524,22 @@ std::optional<ClockRepairReport> repair_with(Trace& trace, Bounds& bounds,
   }
   before = {};
 
-  TimeNs end = trace.end;
-  for (std::uint32_t li = 0; li < times.locations(); ++li) {
-    if (!held.contains(li)) continue;
+  // Each location's largest shift and latest repaired time, then the largest of them.
+  std::vector<TimeNs> max_shift(times.locations(), 0), end(times.locations(), trace.end);
+  parallel_for(times.locations(), threads, [&](std::size_t li) {
+    if (!held.contains(li)) return;
     const Shift* shift = times.shifts(li).data();
     for_each_event(trace.locations[li], [&](Event, std::uint32_t, TimeNs original) {
-      report.max_shift = std::max<TimeNs>(report.max_shift, *shift);
-      end = std::max<TimeNs>(end, original + *shift++);
+      max_shift[li] = std::max<TimeNs>(max_shift[li], *shift);
+      end[li] = std::max<TimeNs>(end[li], original + *shift++);
     });
+  });
+  for (std::size_t li = 0; li < times.locations(); ++li) {
+    report.max_shift = std::max(report.max_shift, max_shift[li]);
+    trace.end = std::max(trace.end, end[li]);
   }
   report.max_shift = job.max(report.max_shift);
-  trace.end = job.max(end);
+  trace.end = job.max(trace.end);
   times.write_back(trace, threads);
   return report;
 }
