@@ -1,7 +1,7 @@
 // The last two keys looked up in a map and what was found for them, kept at hand.
 //
-// The analyzer looks up a key per record in several places (message keys while matching, a
-// receiver's sources, a process pair's traffic). A location takes turns among a few partners
+// The analyzer looks up a key per record in places (the message keys while matching, a
+// receiver's sources in wrong_order). A location takes turns among a few partners
 // (a ring's or a halo's two neighbours), so most look-ups ask for one of the last two keys
 // again: answered here, they skip hashing the key or walking a tree. What is kept must stay
 // valid while the map grows: an index, or a pointer into a node-based map (std::map,
