@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <limits>
 
 #include "cause_candidates.h"
@@ -107,7 +108,6 @@ class CauseFinder {
     const unsigned tables = kReplayLanes * std::max<unsigned>(1, cores / kReplayLanes);
     const unsigned side_by_side = std::min(tables, worker_count(threads_, questions));
     const std::size_t lanes_per_pass = std::min<std::size_t>(kReplayLanes, tables / side_by_side);
-    const std::size_t passes = (questions + lanes_per_pass - 1) / lanes_per_pass;
     // Question q's result, from the end of its replay.
     const auto finish = [&](std::size_t q, TimeNs end) {
       if (q < causes)
@@ -115,40 +115,47 @@ class CauseFinder {
       else
         answer_what_if(result.what_ifs[q - causes], recorded_.end, end, trace_.begin);
     };
-    replays_.resize(worker_count(side_by_side, passes));
-    parallel_for(passes, side_by_side, [&](std::size_t pass, unsigned worker) {
+    // Each thread fills the lanes of its passes with the next questions that change
+    // something: one whose gain is not estimated, or whose fix changes nothing, takes no lane
+    // (a third of the questions on the recorded archives), and each lane's replay is its own,
+    // whatever shares its pass.
+    std::atomic<std::size_t> next_question{0};
+    replays_.resize(side_by_side);
+    parallel_for(side_by_side, side_by_side, [&](std::size_t, unsigned worker) {
       ScaledReplay& replay = replays_[worker];
-      std::array<std::size_t, kReplayLanes> asked{};  // the question of each lane
-      std::size_t lanes = 0;
-      const std::size_t last = std::min(questions, (pass + 1) * lanes_per_pass);
-      for (std::size_t q = pass * lanes_per_pass; q < last; ++q) {
-        std::vector<ScaledSegment>& changed = replay.changed[lanes];
-        changed.clear();
-        bool replayed;
-        if (q < causes) {
-          RootCause& cause = result.root_causes[q];
-          cause = describe_cause(trace_, types_, chosen[q]);
-          replayed = q < single_location ? fix(chosen[q], costs, cause, changed)
-                                         : balanced_fix(chosen[q], cause, changed);
-          cause.caused_waits = caused_waits(trace_, groups_, chosen[q], costs.charges);
-        } else {
-          replayed = true;
-          question_changes(options_.what_ifs[q - causes], result.what_ifs[q - causes], changed);
+      for (;;) {
+        std::array<std::size_t, kReplayLanes> asked{};  // the question of each lane
+        std::size_t lanes = 0;
+        for (std::size_t q; lanes < lanes_per_pass && (q = next_question++) < questions;) {
+          std::vector<ScaledSegment>& changed = replay.changed[lanes];
+          changed.clear();
+          bool replayed;
+          if (q < causes) {
+            RootCause& cause = result.root_causes[q];
+            cause = describe_cause(trace_, types_, chosen[q]);
+            replayed = q < single_location ? fix(chosen[q], costs, cause, changed)
+                                           : balanced_fix(chosen[q], cause, changed);
+            cause.caused_waits = caused_waits(trace_, groups_, chosen[q], costs.charges);
+          } else {
+            replayed = true;
+            question_changes(options_.what_ifs[q - causes], result.what_ifs[q - causes], changed);
+          }
+          if (!replayed) continue;
+          if (changed.empty()) {
+            // Nothing changes: the replay would be the one as recorded.
+            finish(q, recorded_.end);
+          } else {
+            asked[lanes++] = q;
+          }
         }
-        if (!replayed) continue;
-        if (changed.empty()) {
-          // Nothing changes: the replay would be the one as recorded.
-          finish(q, recorded_.end);
-        } else {
-          asked[lanes++] = q;
-        }
+        if (lanes == 0) return;
+        std::array<std::span<const ScaledSegment>, kReplayLanes> scaled;
+        std::copy(replay.changed.begin(), replay.changed.end(), scaled.begin());
+        std::array<TimeNs, kReplayLanes> ends{};
+        replay_ends(graph_, std::span(scaled.data(), lanes), std::span(ends.data(), lanes),
+                    replay.enter);
+        for (std::size_t lane = 0; lane < lanes; ++lane) finish(asked[lane], ends[lane]);
       }
-      std::array<std::span<const ScaledSegment>, kReplayLanes> scaled;
-      std::copy(replay.changed.begin(), replay.changed.end(), scaled.begin());
-      std::array<TimeNs, kReplayLanes> ends{};
-      replay_ends(graph_, std::span(scaled.data(), lanes), std::span(ends.data(), lanes),
-                  replay.enter);
-      for (std::size_t lane = 0; lane < lanes; ++lane) finish(asked[lane], ends[lane]);
     });
     sort_by_gain(result.root_causes);
     return result;

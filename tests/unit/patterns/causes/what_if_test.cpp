@@ -49,6 +49,33 @@ TEST(WhatIf, ReplaysTheRunWithTheSegmentScaled) {
   EXPECT_NEAR(c.what_ifs[1].gain_s, 0, 1e-15);
 }
 
+// A question that changes nothing takes no replay lane: the questions after it fill the pass,
+// and each answer is the one it gets when asked alone.
+TEST(WhatIf, AQuestionThatChangesNothingLeavesItsLaneToTheNext) {
+  const TracedRun run(moving_imbalance());
+  const std::vector<WhatIfSpec> asked = {parse_what_if("rank=0,segment=sync.c:10,scale=0.5"),
+                                         parse_what_if("segment=nowhere.c:1,scale=0"),
+                                         parse_what_if("rank=2,segment=sync.c:10,scale=0"),
+                                         parse_what_if("segment=sync.c:10,scale=0.25")};
+  CauseOptions together;
+  together.estimated_causes = 0;
+  together.what_ifs = asked;
+  const CauseAnalysis all = find_root_causes(run.trace, run.matching, together, 1);
+  ASSERT_EQ(all.what_ifs.size(), asked.size());
+  EXPECT_EQ(all.what_ifs[1].segments_changed, 0u);
+  std::set<double> runtimes;
+  for (std::size_t q = 0; q < asked.size(); ++q) {
+    CauseOptions alone;
+    alone.estimated_causes = 0;
+    alone.what_ifs = {asked[q]};
+    const CauseAnalysis one = find_root_causes(run.trace, run.matching, alone, 1);
+    ASSERT_EQ(one.what_ifs.size(), 1u);
+    EXPECT_EQ(all.what_ifs[q].runtime_s, one.what_ifs[0].runtime_s) << "question " << q;
+    runtimes.insert(one.what_ifs[0].runtime_s);
+  }
+  EXPECT_EQ(runtimes.size(), asked.size());  // the answers differ, so a mix-up would show
+}
+
 // The replays of the root causes and questions run two to a pass on one thread and one per
 // thread on more; every answer is the same on any number.
 TEST(WhatIf, AnswersAreTheSameOnAnyNumberOfThreads) {
