@@ -95,19 +95,24 @@ class CauseFinder {
       chosen.push_back(c);
 
     // Each root cause and what-if question is answered by a replay with some segments
-    // changed. Each replay holds a table of Enters (8 bytes per call); kReplayLanes tables are
-    // held per kReplayLanes threads, the memory of the tables freed before. Replays in one
-    // pass share the work of finding the next call, so on one thread they run kReplayLanes to
-    // a pass; on more, the same tables serve as many passes of one replay side by side, which
-    // take more CPU time but end sooner (3-12 % of the whole analysis's wall time on the
-    // recorded archives of tests/perf/analyzer, with two threads).
+    // changed. Each replay holds a table of Enters (8 bytes per call). Replays in one pass
+    // share the work of finding the next call, so that two in a pass take little more than
+    // one; passes side by side on more threads take more CPU time but end sooner. The tables:
+    // one per thread that replays, in the memory the delay costs' tables freed, and one more
+    // in the memory of the replay as recorded, freed now (only its end is read after this).
+    // So the first thread runs two lanes to a pass and any others one, and the peak stays
+    // where it was (on the recorded archives of tests/perf/analyzer, with one and two threads).
+    static_assert(kReplayLanes >= 2);
+    std::vector<TimeNs>().swap(recorded_.enter);
+    std::vector<std::uint32_t>().swap(recorded_.waited_for);
     const std::size_t causes = chosen.size(), questions = causes + options_.what_ifs.size();
     result.root_causes.resize(causes);
     result.what_ifs.resize(options_.what_ifs.size());
     const unsigned cores = worker_count(threads_, std::numeric_limits<std::size_t>::max());
-    const unsigned tables = kReplayLanes * std::max<unsigned>(1, cores / kReplayLanes);
-    const unsigned side_by_side = std::min(tables, worker_count(threads_, questions));
-    const std::size_t lanes_per_pass = std::min<std::size_t>(kReplayLanes, tables / side_by_side);
+    const auto side_by_side = static_cast<unsigned>(
+        std::min<std::size_t>(kReplayLanes * std::max<std::size_t>(1, cores / kReplayLanes),
+                              worker_count(threads_, questions)));
+    const auto lanes_of = [](unsigned worker) -> std::size_t { return worker == 0 ? 2 : 1; };
     // Question q's result, from the end of its replay.
     const auto finish = [&](std::size_t q, TimeNs end) {
       if (q < causes)
@@ -126,7 +131,7 @@ class CauseFinder {
       for (;;) {
         std::array<std::size_t, kReplayLanes> asked{};  // the question of each lane
         std::size_t lanes = 0;
-        for (std::size_t q; lanes < lanes_per_pass && (q = next_question++) < questions;) {
+        for (std::size_t q; lanes < lanes_of(worker) && (q = next_question++) < questions;) {
           std::vector<ScaledSegment>& changed = replay.changed[lanes];
           changed.clear();
           bool replayed;
@@ -257,7 +262,8 @@ class CauseFinder {
   const unsigned threads_;
   const ReplayGraph graph_;
   const SegmentTypes types_;
-  ReplayTimes recorded_;               // the replay as recorded, set first by run()
+  // The replay as recorded, set first by run(); after the delay costs only its end is kept.
+  ReplayTimes recorded_;
   std::vector<ScaledReplay> replays_;  // one per pass run side by side
   SegmentGroups groups_;
 };
