@@ -300,18 +300,26 @@ JobSlice slice_in_job(const MpiJob& job, HeldShare& held) {
 
 namespace {
 
-// Replays this process's slice into `times` from the Enters the slice before hands over, and
-// hands the next its part at once: a process that replays several runs goes on to the next
-// while the later processes replay this one.
-void replay_handed_on(const JobSlice& slice, const ReplayOptions& options, ReplayTimes& times) {
+// Replays this process's slice with replay(in) from the Enters `in` the slice before hands
+// over, and hands the next what it returns at once: a process that replays several runs goes
+// on to the next while the later processes replay this one.
+template <typename Replay>
+void handed_on(Replay&& replay) {
   const int self = this_process(), processes = process_count();
   SliceHandover in;
   if (self > 0) in = read_call_times(receive_bytes(self - 1), "the Enters handed over");
-  const SliceHandover out = replay_slice(slice.replay->part, times, options, in, slice.handed_on);
+  const SliceHandover out = replay(in);
   if (self + 1 < processes) {
     const std::vector<char> bytes = call_times_bytes(out);
     send_bytes(bytes.data(), bytes.size(), self + 1);
   }
+}
+
+// handed_on of a full replay of this process's slice into `times`.
+void replay_handed_on(const JobSlice& slice, const ReplayOptions& options, ReplayTimes& times) {
+  handed_on([&](const SliceHandover& in) {
+    return replay_slice(slice.replay->part, times, options, in, slice.handed_on);
+  });
 }
 
 // The run's end and the dependencies ignored to resolve a cycle, of every process's slice.
@@ -479,10 +487,14 @@ std::vector<TimeNs> replay_questions_in_job(
     const JobSlice& slice, const std::vector<std::vector<ScaledSegment>>& changes) {
   const std::vector<std::vector<ScaledSegment>> here = changes_in_job(slice, changes);
   std::vector<TimeNs> ends;
-  ReplayTimes times;
+  std::vector<TimeNs> enter;  // of each question's replay in turn
   for (const std::vector<ScaledSegment>& changed : here) {
-    replay_handed_on(slice, {NetworkModel::AsRecorded, changed}, times);
-    ends.push_back(times.end);
+    TimeNs end = 0;
+    handed_on([&](const SliceHandover& in) {
+      return replay_slice_end(slice.replay->part, enter, end, {NetworkModel::AsRecorded, changed},
+                              in, slice.handed_on);
+    });
+    ends.push_back(end);
   }
   allreduce(ends, MPI_INT64_T, MPI_MAX);
   return ends;

@@ -107,8 +107,13 @@ SliceHandover replay_slice(ReplaySlice& here, const ReplayOptions& options, cons
   return replay_slice(here.part, here.times, options, in, hand_on);
 }
 
-SliceHandover replay_slice(const SliceGraph& part, ReplayTimes& times, const ReplayOptions& options,
-                           const SliceHandover& in, std::span<const std::uint32_t> hand_on) {
+namespace {
+
+// replay_slice into `enter`, and into `full` when given (a full replay's times); the slice's
+// latest Leave into `end`.
+SliceHandover replay_slice_into(const SliceGraph& part, std::vector<TimeNs>& enter,
+                                ReplayTimes* full, TimeNs& end, const ReplayOptions& options,
+                                const SliceHandover& in, std::span<const std::uint32_t> hand_on) {
   std::vector<ScaledSegment> scaled_here;
   for (const ScaledSegment& scaled : options.scaled_segments)
     if (const std::uint32_t c = part.local(scaled.call);
@@ -116,16 +121,29 @@ SliceHandover replay_slice(const SliceGraph& part, ReplayTimes& times, const Rep
       scaled_here.push_back({c, scaled.factor});
   const std::array<std::span<const ScaledSegment>, 1> lanes{scaled_here};
   Handover<1> handed;
-  for (const auto& [call, enter] : in) handed.push_back({part.local(call), {enter}});
+  for (const auto& [call, time] : in) handed.push_back({part.local(call), {time}});
   Replayer<1> replayer(part.graph, options.network, lanes,
-                       std::span<std::vector<TimeNs>, 1>(&times.enter, 1), &times);
-  times.end = replayer.run_slice(part.from, part.to, handed)[0];
+                       std::span<std::vector<TimeNs>, 1>(&enter, 1), full);
+  end = replayer.run_slice(part.from, part.to, handed)[0];
   std::vector<std::uint32_t> local_calls;
   for (const std::uint32_t c : hand_on) local_calls.push_back(part.local(c));
   SliceHandover out;
-  for (const auto& [call, enter] : replayer.hand_over(local_calls))
-    out.emplace_back(part.global[call], enter[0]);
+  for (const auto& [call, time] : replayer.hand_over(local_calls))
+    out.emplace_back(part.global[call], time[0]);
   return out;
+}
+
+}  // namespace
+
+SliceHandover replay_slice(const SliceGraph& part, ReplayTimes& times, const ReplayOptions& options,
+                           const SliceHandover& in, std::span<const std::uint32_t> hand_on) {
+  return replay_slice_into(part, times.enter, &times, times.end, options, in, hand_on);
+}
+
+SliceHandover replay_slice_end(const SliceGraph& part, std::vector<TimeNs>& enter, TimeNs& end,
+                               const ReplayOptions& options, const SliceHandover& in,
+                               std::span<const std::uint32_t> hand_on) {
+  return replay_slice_into(part, enter, nullptr, end, options, in, hand_on);
 }
 
 std::vector<ReplaySlice> replay_slices(const ReplayGraph& graph, const SliceCuts& cuts,

@@ -99,6 +99,12 @@ SliceHandover replay_slice(ReplaySlice& here, const ReplayOptions& options, cons
 // The same into `times`, for replays whose times are kept apart from the slice's.
 SliceHandover replay_slice(const SliceGraph& part, ReplayTimes& times, const ReplayOptions& options,
                            const SliceHandover& in, std::span<const std::uint32_t> hand_on);
+// The same for a replay whose end alone is wanted (a what-if question's): its Enters go to
+// `enter` and the slice's latest Leave to `end`; whom each call waited for is not kept, which
+// spares a write per call and 4 bytes per call of the slice.
+SliceHandover replay_slice_end(const SliceGraph& part, std::vector<TimeNs>& enter, TimeNs& end,
+                               const ReplayOptions& options, const SliceHandover& in,
+                               std::span<const std::uint32_t> hand_on);
 
 // The replay of `options`, slice after slice, each from its own graph and only what the slices
 // before hand on. Requires replays_slice_by_slice.

@@ -76,6 +76,39 @@ TEST(SlicedReplay, EveryProcessesSliceReplaysAsTheWholeTrace) {
                                     digests);
 }
 
+// A what-if question's replay keeps only the Enters and the end (replay_slice_end): slice after
+// slice, with segments scaled, its Enters, ends and handovers are the full replay's, and the
+// latest end is the whole trace's replay's.
+TEST(SlicedReplay, AReplayForItsEndAloneIsTheFullReplayWithoutWhomCallsWaitedFor) {
+  for (const Trace& whole : sliced_test_traces())
+    for (unsigned processes = 1; processes <= whole.locations.size(); ++processes) {
+      SCOPED_TRACE(std::to_string(processes) + " processes");
+      const PlayedJob job = play_job(whole, split_locations(events_per_location(whole), processes),
+                                     Digests::Made, {});
+      if (job.refused) continue;
+      const Matching matching = match_trace(whole, 1);
+      const ReplayGraph graph = build_replay_graph(whole, matching);
+      std::vector<ScaledSegment> scaled;  // every third segment halved, one removed
+      for (std::uint32_t g = 0; g < graph.calls(); g += 3) scaled.push_back({g, g == 3 ? 0 : 0.5f});
+      const ReplayOptions options{NetworkModel::AsRecorded, scaled};
+      SliceHandover full_in, end_in;
+      TimeNs latest = graph.begin;
+      for (std::size_t s = 0; s < job.slices.size(); ++s) {
+        const SliceGraph& part = job.slices[s].part;
+        ReplayTimes full;
+        full_in = replay_slice(part, full, options, full_in, job.handed[s + 1]);
+        std::vector<TimeNs> enter;
+        TimeNs end = 0;
+        end_in = replay_slice_end(part, enter, end, options, end_in, job.handed[s + 1]);
+        EXPECT_EQ(enter, full.enter) << "slice " << s;
+        EXPECT_EQ(end, full.end) << "slice " << s;
+        EXPECT_EQ(end_in, full_in) << "slice " << s;
+        latest = std::max(latest, end);
+      }
+      EXPECT_EQ(latest, replay_trace(graph, options).end);
+    }
+}
+
 // The calls of a location a slice enters, as a range, are those whose entered_in is that slice:
 // on every division of the traces, and where instants leave slices empty on some locations
 // (two instants at the same time; one before any Leave, one after every Leave).
