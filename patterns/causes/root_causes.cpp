@@ -122,8 +122,8 @@ class CauseFinder {
     };
     // Each thread fills the lanes of its passes with the next questions that change
     // something: one whose gain is not estimated, or whose fix changes nothing, takes no lane
-    // (a third of the questions on the recorded archives), and each lane's replay is its own,
-    // whatever shares its pass.
+    // (a fifth to a half of the questions on the recorded archives), and each lane's replay
+    // is its own, whatever shares its pass.
     std::atomic<std::size_t> next_question{0};
     replays_.resize(side_by_side);
     parallel_for(side_by_side, side_by_side, [&](std::size_t, unsigned worker) {
@@ -264,7 +264,7 @@ class CauseFinder {
   const SegmentTypes types_;
   // The replay as recorded, set first by run(); after the delay costs only its end is kept.
   ReplayTimes recorded_;
-  std::vector<ScaledReplay> replays_;  // one per pass run side by side
+  std::vector<ScaledReplay> replays_;  // one per thread that replays
   SegmentGroups groups_;
 };
 
