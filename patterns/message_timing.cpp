@@ -44,10 +44,6 @@ CallView receive_post_call(const Trace& trace, const Matching& matching, const M
   return call_holding(trace, recv_post(matching, m));
 }
 
-TimeNs late_sender_idle(const Trace& trace, const Message& m) {
-  return late_sender_idle(message_calls(trace, m));
-}
-
 TimeNs late_sender_idle(const MessageCalls& calls) {
   const auto& [send, recv] = calls;
   if (!recv.valid() || !send.valid()) return 0;

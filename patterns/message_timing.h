@@ -49,7 +49,6 @@ inline MessageCalls message_calls(const Trace& trace, const Message& m) {
 
 // late_sender: min(Enter_send, Exit_recv) − Enter_recv on the call that completed the receive,
 // when that call blocks (a receive, Sendrecv or Wait*; a Test never blocks): 0 otherwise.
-TimeNs late_sender_idle(const Trace& trace, const Message& m);
 TimeNs late_sender_idle(const MessageCalls& calls);
 
 }  // namespace collwrap

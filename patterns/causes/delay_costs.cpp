@@ -337,6 +337,7 @@ class DelayAnalysis {
     if (total_excess <= 0) {
       costs_.residual += direct + propagated;
     } else {
+      const std::uint32_t waiter_site = calls_.site(w);  // read once, not per segment charged
       for (std::uint32_t d = d0; d <= s; ++d) {
         const std::uint32_t t = calls_.type(d);
         if (excess_[t] <= 0 || delayer_time_[t] <= 0) continue;
@@ -347,7 +348,7 @@ class DelayAnalysis {
             std::max(costs_.largest_charge[d], static_cast<float>(direct * share));
         costs_.short_term[d] += direct * share;
         costs_.long_term[d] += propagated * share;
-        charge(d, delayer_loc, waiter_loc, calls_.site(w), direct * share, 0);
+        charge(d, delayer_loc, waiter_loc, waiter_site, direct * share, 0);
         if (propagated > 0)
           charge(d, delayer_loc, origin_loc_[wait], origin_site_[wait], 0, propagated * share);
       }
@@ -364,7 +365,7 @@ class DelayAnalysis {
             origin_share_[k] = part;
             const bool own = direct >= propagated;
             origin_loc_[k] = own ? waiter_loc : origin_loc_[wait];
-            origin_site_[k] = own ? calls_.site(w) : origin_site_[wait];
+            origin_site_[k] = own ? waiter_site : origin_site_[wait];
           }
         }
       }
