@@ -5,16 +5,19 @@
 // glibc serves every allocation above its mmap threshold (at most 32 MiB) with a fresh
 // mapping and unmaps it at free, so the next stage's tables are faulted in and zeroed by the
 // kernel all over again: on a 6.6 M-event archive recorded from a real program that zeroing
-// was a third of the analysis's CPU time. Taken from the heap instead, never trimmed, and
-// from one arena, so that tables freed by one rule thread serve the next thread's, the freed
-// memory is reused: the kernel zeroes each page once, and the peak stays where it was (the
-// stages' tables are alive one after the other, not at once). Call it first thing in main().
-// Where a stage frees far more than the next allocates, give_back_freed_memory() below.
+// was a third of the analysis's CPU time. The analyzer's executables take blocks from 256 KiB up
+// from page_recycler (recycled_new.cpp), which keeps their pages when they are freed and moves
+// them into the next blocks; the smaller ones come from the heap, never trimmed and from one
+// arena, so that tables freed by one rule thread serve the next thread's. The kernel zeroes each
+// page once, and the peak stays where it was (the stages' tables are alive one after the other,
+// not at once). Call keep_freed_memory_for_reuse() first thing in main().
 #pragma once
 
 #include <malloc.h>
 
 #include <climits>
+
+#include "page_recycler.h"
 
 namespace collwrap {
 
@@ -24,12 +27,19 @@ inline void keep_freed_memory_for_reuse() {
   mallopt(M_ARENA_MAX, 1);
 }
 
-// Gives the heap's free pages back to the system: at the few points where much of what the
-// analysis holds has just been freed and the next stage needs less (after the matching's
-// working tables; before the root-cause analysis, when the op details go), so that the freed
-// memory does not stay at the peak beside the next stage's tables, which it would serve only
-// in part, being cut into pieces of other sizes. Costs a page fault per page used again.
+// Gives the freed pages back to the system: at the few points where much of what the analysis
+// holds has just been freed and the next stage needs less (after the matching's working
+// tables, after the clock repair), so that the freed memory does not stay at the peak beside
+// the next stage's tables. Costs a page fault per page used again.
 inline void give_back_freed_memory() {
+  malloc_trim(0);
+  page_recycler::give_back_all();
+}
+
+// The same where the next stage allocates about as much as was freed (the root-cause analysis,
+// after the op details go): the large blocks' pages stay for its tables, which page_recycler
+// makes of them; only the heap's free pages, which could not serve them, go back.
+inline void pass_freed_memory_to_next_stage() {
   malloc_trim(0);
 }
 

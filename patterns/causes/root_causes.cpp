@@ -287,7 +287,7 @@ void release_details_for_root_causes(Trace& trace, Matching& matching, RootCause
     trace.release_op_details();
     matching = {};
   }
-  give_back_freed_memory();
+  pass_freed_memory_to_next_stage();
 }
 
 CauseAnalysis find_root_causes(const Trace& trace, const Matching& matching,
