@@ -126,22 +126,24 @@ const auto handover_fields = [](auto& io, auto& h) {
 JobDelayCosts delay_costs_in_job(JobSlice& slice, HeldShare& held, const DelayOptions& options) {
   const int self = this_process(), processes = process_count();
   JobDelayCosts out;
-  // Each table below is made after the one before it is freed; the freed pages go back to the
-  // system at each step, so that the next step's tables, of other sizes and so not made in
-  // the freed pieces, do not add to them: the peak of a process is the largest step's, not
-  // the sum of the steps' tables (see README.md, "What it costs and saves").
+  // Each table below is made after the one before it is freed; at each step the heap's freed
+  // pieces go back to the system and the large blocks' pages are passed to the next step's
+  // tables (page_recycler.h), so that those do not add to them: the peak of a process is the
+  // largest step's, not the sum of the steps' tables (see README.md, "What it costs and
+  // saves").
   DelayWindow window;
   {
     out.cuts = cut_at_replayed_leaves_in_job(slice);
-    give_back_freed_memory();  // the critical path's and the ideal replay's
+    pass_freed_memory_to_next_stage();  // the critical path's and the ideal replay's
     HeldReplay replay = replay_to_holders(slice, held);
     slice.replay->times = {};
     intervals_in_job(slice, held, replay, options);
     keep_only_call_sites(held.part.trace);
-    give_back_freed_memory();  // the replay's times, the intervals' working tables, the ops
+    pass_freed_memory_to_next_stage();  // the replay's times, the intervals' working tables, the
+                                        // ops
     window = window_in_job(slice, held, replay, out.cuts);
   }
-  give_back_freed_memory();  // the replayed times of the holders' calls
+  pass_freed_memory_to_next_stage();  // the replayed times of the holders' calls
   out.slice = std::make_unique<DelaySlice>(std::move(window), slice.types.types());
   // 5. From the last slice to the first.
   const SliceIndex index(slice.facts, out.cuts);

@@ -223,7 +223,7 @@ void release_share_for_sliced_steps(HeldShare& held) {
   trace.release_op_details();
   held.part.origin_call = {};
   held.part.origin_op = {};
-  give_back_freed_memory();
+  pass_freed_memory_to_next_stage();
 }
 
 }  // namespace
@@ -294,7 +294,7 @@ JobSlice slice_in_job(const MpiJob& job, HeldShare& held) {
     send_bytes(bytes.data(), bytes.size(), rank + 1);
   }
   slice.replay->part = slice_graph_from_rows(slice.cuts, self, std::move(rows));
-  give_back_freed_memory();  // the rows the graph was made of, before the replays' tables
+  pass_freed_memory_to_next_stage();  // the rows the graph was made of, before the replays' tables
   return slice;
 }
 
