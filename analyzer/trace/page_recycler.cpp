@@ -33,10 +33,13 @@ struct Piece {
   std::size_t offset, bytes;
 };
 
-// Fixed tables, not std::vectors: allocating here must not come back into allocate().
+// Fixed tables, not std::vectors: allocating here must not come back into allocate(). A
+// whole-trace table of 10^8 events is made of up to a few hundred freed per-location columns;
+// the pieces of all blocks, each a mapping, stay well below the system's limit of mappings per
+// process (vm.max_map_count, 65,530 by default).
 constexpr std::size_t kMaxKept = 4096;
-constexpr std::size_t kMaxPieces = 4096;
-constexpr std::size_t kMaxPiecesPerBlock = 64;
+constexpr std::size_t kMaxPieces = 16384;
+constexpr std::size_t kMaxPiecesPerBlock = 256;
 
 class Recycler {
  public:

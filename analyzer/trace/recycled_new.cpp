@@ -10,9 +10,12 @@
 
 namespace {
 
+// A large block the system refuses a mapping for (the process's mappings at their limit,
+// vm.max_map_count) comes from the heap, which grows in place: only when that fails too is
+// the memory exhausted.
 void* allocate(std::size_t bytes) noexcept {
   if (bytes >= collwrap::page_recycler::kLargeBlock)
-    return collwrap::page_recycler::allocate(bytes);
+    if (void* p = collwrap::page_recycler::allocate(bytes)) return p;
   return std::malloc(bytes == 0 ? 1 : bytes);
 }
 

@@ -99,6 +99,32 @@ TEST_F(PageRecycler, ABlockIsMadeOfSmallerFreedOnesAndFreedInTheirPieces) {
   page_recycler::release(again);
 }
 
+TEST_F(PageRecycler, ABlockOfMorePiecesThanItMayHoldTakesFreshPagesForTheRest) {
+  const std::size_t piece = page_recycler::kLargeBlock;
+  std::vector<void*> pieces;
+  for (int k = 0; k < 300; ++k) {
+    pieces.push_back(page_recycler::allocate(piece));
+    ASSERT_NE(pieces.back(), nullptr);
+    touch(pieces.back(), piece);
+  }
+  // Freed in reverse, so that no two kept mappings lie next to each other in order.
+  for (std::size_t k = pieces.size(); k-- > 0;) page_recycler::release(pieces[k]);
+  const std::size_t kept = page_recycler::kept_bytes();
+  void* whole = page_recycler::allocate(300 * piece);
+  ASSERT_NE(whole, nullptr);
+  const long faults = touch(whole, 300 * piece);
+  EXPECT_GT(page_recycler::kept_bytes(), 0u);  // pieces beyond its share stay kept
+  EXPECT_LT(page_recycler::kept_bytes(), kept);
+  EXPECT_GT(faults, 16);  // and fresh pages stand in for them
+  EXPECT_LT(faults, static_cast<long>(300 * piece / 4096));
+  // Freed in its pieces and made again: no more fresh pages than the first time.
+  page_recycler::release(whole);
+  void* again = page_recycler::allocate(300 * piece);
+  ASSERT_NE(again, nullptr);
+  EXPECT_LE(touch(again, 300 * piece), faults);
+  page_recycler::release(again);
+}
+
 TEST_F(PageRecycler, UntouchedPagesAreNotKept) {
   const std::size_t bytes = 16 * kMiB;
   void* block = page_recycler::allocate(bytes);
