@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <mutex>
-#include <new>
 
 namespace collwrap::page_recycler {
 namespace {
