@@ -16,8 +16,9 @@ constexpr std::size_t kHeader = 64;
 constexpr std::uint64_t kMagic = 0x636f6c6c77726170;  // "collwrap"
 
 struct Header {
-  std::uint64_t check;  // kMagic ^ the block's address
-  std::uint64_t bytes;  // of its mapping
+  std::uint64_t check;   // kMagic ^ the block's address
+  std::uint64_t bytes;   // of its mapping
+  std::uint64_t pieces;  // in the table of pieces, or 0 when the block is one mapping
 };
 
 struct Kept {
@@ -46,25 +47,31 @@ class Recycler {
     if (wanted > SIZE_MAX - kHeader - kPage) return nullptr;
     const std::size_t bytes = (wanted + kHeader + kPage - 1) / kPage * kPage;
     std::lock_guard lock(mutex_);
+    const std::size_t pieces_before = piece_count_;
     char* base = take_whole(bytes);
     if (base == nullptr) base = assemble(bytes);
     if (base == nullptr) return nullptr;
-    *reinterpret_cast<Header*>(base) = {kMagic ^ reinterpret_cast<std::uintptr_t>(base), bytes};
+    *reinterpret_cast<Header*>(base) = {kMagic ^ reinterpret_cast<std::uintptr_t>(base), bytes,
+                                        piece_count_ - pieces_before};
     return base + kHeader;
   }
 
   void release(void* p) {
     char* base = static_cast<char*>(p) - kHeader;
-    const std::size_t bytes = reinterpret_cast<const Header*>(base)->bytes;
+    const Header header = *reinterpret_cast<const Header*>(base);
     std::lock_guard lock(mutex_);
-    bool pieces = false;
-    for (std::size_t k = piece_count_; k-- > 0;)
+    if (header.pieces == 0) {
+      keep(base, header.bytes);
+      return;
+    }
+    // Only a block made of several mappings looks for its pieces.
+    std::size_t left = header.pieces;
+    for (std::size_t k = piece_count_; k-- > 0 && left > 0;)
       if (pieces_[k].block == base) {
         keep(base + pieces_[k].offset, pieces_[k].bytes);
         pieces_[k] = pieces_[--piece_count_];
-        pieces = true;
+        --left;
       }
-    if (!pieces) keep(base, bytes);
   }
 
   void give_back_all() {
