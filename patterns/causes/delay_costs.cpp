@@ -1,11 +1,13 @@
 #include "delay_costs.h"
 
 #include <algorithm>
-#include <queue>
 #include <span>
 
 #include "call_runs.h"
 #include "flat_map.h"
+#include "loser_tree.h"
+#include "ordered_pipeline.h"
+#include "parallel_for.h"
 #include "replay_slices.h"
 
 namespace collwrap {
@@ -76,6 +78,10 @@ class WholeTraceCalls {
   std::uint32_t local(std::uint32_t g) const { return g; }
   // Asks the cache for what attributing the wait at call w will read first, some waits ahead:
   // the calls up to w and up to the call it waited for, whose intervals run back from them.
+  // Asks for what the Leave of call g reads: the Enter it waited for, on another location.
+  void prefetch_leave(std::uint32_t g) const {
+    __builtin_prefetch(times_.enter.data() + times_.waited_for[g]);
+  }
   void prefetch(std::uint32_t w) const {
     const std::uint32_t s = times_.waited_for[w];
     for (const std::uint32_t g : {w, s}) {
@@ -146,6 +152,7 @@ class WindowCalls {
   std::uint32_t delayer_begin(std::uint32_t r) const { return checked(waited(r).delayer_begin); }
 
   void prefetch(std::uint32_t) const {}
+  void prefetch_leave(std::uint32_t) const {}
   std::uint32_t global(std::uint32_t r) const {
     const std::uint32_t loc = call_loc(r);
     return window_.first[loc] + (r - loc_first_row_[loc]);
@@ -169,58 +176,178 @@ class WindowCalls {
   std::vector<std::uint32_t> wait_of_row_;    // by row: index into window_.waits, or kNone
 };
 
+// What attributing one wait reads of its two synchronization intervals: where the delayer's
+// begins, the delayer's waiting in it, the excess the wait is spread over (0: none, the wait
+// is residual), the part of it that is excess waiting, and the segment types with an excess
+// (`shares` entries of a chunk's list, from first_share).
+struct IntervalPlan {
+  std::uint32_t delayer_begin = 0;
+  std::uint32_t first_share = 0, shares = 0;
+  TimeNs delayer_wait = 0;
+  double total_excess = 0, wait_excess = 0;
+};
+// A segment type with an excess: its share of the wait's excess, and the delayer's time in it.
+struct TypeShare {
+  std::uint32_t type = 0;
+  double of_excess = 0, delayer_time = 0;
+};
+
+// The sums per segment type one thread makes over a wait's intervals. A cache line of its own:
+// the threads write their ends of `touched` and their epochs for every wait.
+struct alignas(64) IntervalScratch {
+  std::vector<TimeNs> excess;          // by segment type: delayer's time minus waiter's
+  std::vector<TimeNs> delayer_time;    // by segment type
+  std::vector<std::uint32_t> touched;  // segment types to reset
+  std::vector<std::uint32_t> seen;     // by segment type: epoch when in touched
+  std::uint32_t epoch = 1;
+
+  explicit IntervalScratch(std::size_t types) : excess(types), delayer_time(types), seen(types) {}
+  void add_excess(std::uint32_t type, TimeNs time) {
+    if (seen[type] != epoch) {
+      seen[type] = epoch;
+      touched.push_back(type);
+    }
+    excess[type] += time;
+  }
+  void clear() {
+    for (const std::uint32_t t : touched) excess[t] = delayer_time[t] = 0;
+    touched.clear();
+    ++epoch;
+  }
+};
+
+// Waits in the order they are attributed, with what they read of their intervals. A cache line
+// of its own: threads side by side fill the chunks next to each other.
+struct alignas(64) WaitChunk {
+  std::vector<std::uint32_t> waits;  // into the analysis's waits
+  std::vector<IntervalPlan> plans;   // by wait
+  std::vector<TypeShare> shares;
+};
+// Chunks between being listed and being attributed, and how far ahead of its turn a wait's
+// first calls are asked for from memory.
+constexpr std::size_t kChunksInFlight = 8, kChunkWaits = 1024, kPrefetchAhead = 4;
+
 // The delay analysis of the calls `Calls` gives (WholeTraceCalls or WindowCalls), by their
 // numbering.
 template <class Calls>
 class DelayAnalysis {
  public:
-  DelayAnalysis(Calls calls, std::size_t types) : calls_(std::move(calls)) {
-    costs_.short_term.assign(calls_.calls(), 0);
-    costs_.long_term.assign(calls_.calls(), 0);
-    costs_.largest_charge.assign(calls_.calls(), 0);
-    list_waits();
-    propagated_.assign(waits_.size(), 0);
-    origin_loc_.assign(waits_.size(), kNone);
-    origin_site_.assign(waits_.size(), kNone);
-    origin_share_.assign(waits_.size(), 0);
-    excess_.assign(types, 0);
+  // The tables are made on `threads` threads side by side: most of their time is the faults of
+  // their first pages.
+  DelayAnalysis(Calls calls, std::size_t types, unsigned threads = 1) : calls_(std::move(calls)) {
+    parallel_for(4, threads, [&](std::size_t table) {
+      switch (table) {
+        case 0:
+          costs_.short_term.assign(calls_.calls(), 0);
+          break;
+        case 1:
+          costs_.long_term.assign(calls_.calls(), 0);
+          break;
+        case 2:
+          costs_.largest_charge.assign(calls_.calls(), 0);
+          break;
+        default:
+          list_waits();
+          propagated_.assign(waits_.size(), 0);
+          origin_loc_.assign(waits_.size(), kNone);
+          origin_site_.assign(waits_.size(), kNone);
+          origin_share_.assign(waits_.size(), 0);
+          break;
+      }
+    });
+    of_excess_.assign(types, 0);
     delayer_time_.assign(types, 0);
-    seen_.assign(types, 0);
   }
 
   // Attributes the waits `own` selects (by call), from the last to finish to the first; of
   // two that finish together, the one with the larger call id first. A location's Leaves
   // never decrease in a replay, so each location's waits are in that order already when read
-  // backwards: merged, not sorted.
+  // backwards: merged, not sorted. The waits go in chunks: what each reads of its
+  // synchronization intervals does not depend on the others and is found on any of `threads`
+  // threads, while the attribution itself, which passes waiting on to earlier waits, takes
+  // the chunks in order on one thread at a time.
   template <typename Own>
-  void attribute_own(Own&& own) {
+  void attribute_own(Own&& own, unsigned threads = 1) {
     struct Head {
-      TimeNs leave;
-      std::uint32_t call;
-      std::uint32_t index, first;  // into waits_: this wait, its location's first wait
+      TimeNs leave = 0;
+      std::uint32_t call = 0;
       bool operator<(const Head& o) const {
         return leave != o.leave ? leave < o.leave : call < o.call;
       }
     };
-    std::priority_queue<Head> heads;
-    const auto push = [&](std::uint32_t index, std::uint32_t first) {
-      // Attributed once the other locations' heads before it are: its intervals' first reads
-      // can be on their way by then.
-      calls_.prefetch(waits_[index]);
-      heads.push({calls_.leave(waits_[index]), calls_.global(waits_[index]), index, first});
+    const std::size_t locations = loc_first_wait_.size() - 1;
+    // By location: its next wait (into waits_), counting down to its first.
+    std::vector<std::uint32_t> next(locations);
+    const auto head = [&](std::uint32_t k) {
+      // A head is taken a wait of each other location later: what attributing it reads first
+      // is asked for from memory now, and so is the Enter the location's next head's Leave
+      // reads (the Enter it waited for, elsewhere).
+      calls_.prefetch(waits_[k]);
+      if (k > 0) calls_.prefetch_leave(waits_[k - 1]);
+      return Head{calls_.leave(waits_[k]), calls_.global(waits_[k])};
     };
-    for (std::size_t loc = 0; loc + 1 < loc_first_wait_.size(); ++loc)
-      if (loc_first_wait_[loc + 1] > loc_first_wait_[loc])
-        push(loc_first_wait_[loc + 1] - 1, loc_first_wait_[loc]);
-    while (!heads.empty()) {
-      const Head head = heads.top();
-      heads.pop();
-      if (own(head.call)) {
-        attribute(head.index);
-        ++costs_.waits;
-      }
-      if (head.index > head.first) push(head.index - 1, head.first);
+    std::vector<Head> first(locations);
+    std::vector<char> has(locations);
+    for (std::size_t loc = 0; loc < locations; ++loc) {
+      next[loc] = loc_first_wait_[loc + 1];
+      if ((has[loc] = next[loc] > loc_first_wait_[loc])) first[loc] = head(--next[loc]);
     }
+    LoserTree<Head> heads(std::move(first), std::move(has));
+    // The next wait `own` selects, into waits_; waits_.size() when there is none.
+    const auto next_wait = [&]() -> std::uint32_t {
+      while (!heads.empty()) {
+        const std::uint32_t loc = heads.top();
+        const std::uint32_t wait = next[loc];
+        const bool own_it = own(heads.top_key().call);
+        if (next[loc] > loc_first_wait_[loc])
+          heads.replace_top(head(--next[loc]));
+        else
+          heads.replace_top({}, false);
+        if (own_it) return wait;
+      }
+      return static_cast<std::uint32_t>(waits_.size());
+    };
+
+    const unsigned workers = worker_count(threads, kChunksInFlight);
+    std::vector<IntervalScratch> scratch(workers, IntervalScratch(of_excess_.size()));
+    if (workers == 1) {
+      std::vector<TypeShare> shares;
+      for (std::uint32_t wait; (wait = next_wait()) < waits_.size(); ++costs_.waits) {
+        shares.clear();
+        const IntervalPlan p = plan(wait, scratch[0], shares);
+        attribute(wait, p, shares);
+      }
+      return;
+    }
+    std::vector<WaitChunk> chunks(kChunksInFlight);
+    ordered_pipeline(
+        kChunksInFlight, workers,
+        [&](std::size_t, std::size_t slot) {
+          WaitChunk& chunk = chunks[slot];
+          chunk.waits.clear();
+          for (std::uint32_t wait;
+               chunk.waits.size() < kChunkWaits && (wait = next_wait()) < waits_.size();)
+            chunk.waits.push_back(wait);
+          return !chunk.waits.empty();
+        },
+        [&](std::size_t, std::size_t slot, unsigned worker) {
+          WaitChunk& chunk = chunks[slot];
+          chunk.plans.resize(chunk.waits.size());
+          chunk.shares.clear();
+          for (std::size_t i = 0; i < chunk.waits.size(); ++i) {
+            if (i + kPrefetchAhead < chunk.waits.size())
+              calls_.prefetch(waits_[chunk.waits[i + kPrefetchAhead]]);
+            chunk.plans[i] = plan(chunk.waits[i], scratch[worker], chunk.shares);
+          }
+        },
+        [&](std::size_t, std::size_t slot) {
+          const WaitChunk& chunk = chunks[slot];
+          for (std::size_t i = 0; i < chunk.waits.size(); ++i) {
+            const IntervalPlan& p = chunk.plans[i];
+            attribute(chunk.waits[i], p, std::span(chunk.shares).subspan(p.first_share, p.shares));
+          }
+          costs_.waits += chunk.waits.size();
+        });
   }
 
   DelayHandover hand_back(const std::function<bool(std::uint32_t)>& before) const {
@@ -303,76 +430,94 @@ class DelayAnalysis {
     return static_cast<std::uint32_t>(std::lower_bound(begin, end, g) - waits_.begin());
   }
 
-  // The wait waits_[wait].
-  void attribute(std::uint32_t wait) {
+  // What attributing the wait waits_[wait] takes from its two synchronization intervals: on
+  // the waiter's side, the interval from waiter_begin to the wait, on the delayer's, from
+  // delayer_begin to the call waited for. Per segment type, the delayer's time there minus
+  // the waiter's is the excess; the types with a positive one go to `shares`.
+  IntervalPlan plan(std::uint32_t wait, IntervalScratch& sc, std::vector<TypeShare>& shares) const {
+    IntervalPlan p;
+    p.first_share = static_cast<std::uint32_t>(shares.size());
     const std::uint32_t w = waits_[wait];
     const std::uint32_t s = calls_.waited_for(w);
+    if (calls_.call_loc(w) == calls_.call_loc(s)) return p;  // nothing to attribute
+    p.delayer_begin = calls_.delayer_begin(w);
+    const std::uint32_t w0 = calls_.waiter_begin(w);
+
+    TimeNs waiter_wait = 0;
+    for (std::uint32_t d = p.delayer_begin; d <= s; ++d) {
+      sc.add_excess(calls_.type(d), calls_.segment(d));
+      sc.delayer_time[calls_.type(d)] += calls_.segment(d);
+      if (d < s) p.delayer_wait += calls_.wait(d);
+    }
+    for (std::uint32_t v = w0; v <= w; ++v) {
+      sc.add_excess(calls_.type(v), -calls_.segment(v));
+      if (v < w) waiter_wait += calls_.wait(v);
+    }
+    for (const std::uint32_t t : sc.touched)
+      p.total_excess += static_cast<double>(std::max<TimeNs>(0, sc.excess[t]));
+    p.wait_excess = static_cast<double>(std::max<TimeNs>(0, p.delayer_wait - waiter_wait));
+    p.total_excess += p.wait_excess;
+    if (p.total_excess > 0)
+      for (const std::uint32_t t : sc.touched)
+        if (sc.excess[t] > 0 && sc.delayer_time[t] > 0)
+          shares.push_back({t, static_cast<double>(sc.excess[t]) / p.total_excess,
+                            static_cast<double>(sc.delayer_time[t])});
+    p.shares = static_cast<std::uint32_t>(shares.size()) - p.first_share;
+    sc.clear();
+    return p;
+  }
+
+  // Attributes the wait waits_[wait], whose intervals `p` and `shares` describe: the wait and
+  // what was passed on to it are spread over the delayer's segments with a positive excess,
+  // in proportion to it, and over the delayer's own waits in the interval, in proportion to
+  // its excess waiting.
+  void attribute(std::uint32_t wait, const IntervalPlan& p, std::span<const TypeShare> shares) {
+    const std::uint32_t w = waits_[wait];
     const double direct = static_cast<double>(calls_.wait(w));
     const double propagated = propagated_[wait];
     costs_.total_wait += direct;
-    const std::uint32_t waiter_loc = calls_.call_loc(w), delayer_loc = calls_.call_loc(s);
-    if (waiter_loc == delayer_loc) {
+    if (p.total_excess <= 0) {
       costs_.residual += direct + propagated;
       return;
     }
-    const std::uint32_t d0 = calls_.delayer_begin(w);
-    const std::uint32_t w0 = calls_.waiter_begin(w);
-
-    TimeNs delayer_wait = 0, waiter_wait = 0;
-    for (std::uint32_t d = d0; d <= s; ++d) {
-      add_excess(d, calls_.segment(d));
-      delayer_time_[calls_.type(d)] += calls_.segment(d);
-      if (d < s) delayer_wait += calls_.wait(d);
+    const std::uint32_t s = calls_.waited_for(w);
+    const std::uint32_t waiter_loc = calls_.call_loc(w), delayer_loc = calls_.call_loc(s);
+    const std::uint32_t waiter_site = calls_.site(w);  // read once, not per segment charged
+    for (const TypeShare& share : shares) {
+      of_excess_[share.type] = share.of_excess;
+      delayer_time_[share.type] = share.delayer_time;
     }
-    for (std::uint32_t v = w0; v <= w; ++v) {
-      add_excess(v, -calls_.segment(v));
-      if (v < w) waiter_wait += calls_.wait(v);
+    for (std::uint32_t d = p.delayer_begin; d <= s; ++d) {
+      const std::uint32_t t = calls_.type(d);
+      if (delayer_time_[t] == 0) continue;  // no excess
+      const double share =
+          of_excess_[t] * static_cast<double>(calls_.segment(d)) / delayer_time_[t];
+      costs_.largest_charge[d] =
+          std::max(costs_.largest_charge[d], static_cast<float>(direct * share));
+      costs_.short_term[d] += direct * share;
+      costs_.long_term[d] += propagated * share;
+      charge(d, delayer_loc, waiter_loc, waiter_site, direct * share, 0);
+      if (propagated > 0)
+        charge(d, delayer_loc, origin_loc_[wait], origin_site_[wait], 0, propagated * share);
     }
-    double total_excess = 0;
-    for (const std::uint32_t t : touched_)
-      total_excess += static_cast<double>(std::max<TimeNs>(0, excess_[t]));
-    const double wait_excess = static_cast<double>(std::max<TimeNs>(0, delayer_wait - waiter_wait));
-    total_excess += wait_excess;
-
-    if (total_excess <= 0) {
-      costs_.residual += direct + propagated;
-    } else {
-      const std::uint32_t waiter_site = calls_.site(w);  // read once, not per segment charged
-      for (std::uint32_t d = d0; d <= s; ++d) {
-        const std::uint32_t t = calls_.type(d);
-        if (excess_[t] <= 0 || delayer_time_[t] <= 0) continue;
-        const double share = static_cast<double>(excess_[t]) / total_excess *
-                             static_cast<double>(calls_.segment(d)) /
-                             static_cast<double>(delayer_time_[t]);
-        costs_.largest_charge[d] =
-            std::max(costs_.largest_charge[d], static_cast<float>(direct * share));
-        costs_.short_term[d] += direct * share;
-        costs_.long_term[d] += propagated * share;
-        charge(d, delayer_loc, waiter_loc, waiter_site, direct * share, 0);
-        if (propagated > 0)
-          charge(d, delayer_loc, origin_loc_[wait], origin_site_[wait], 0, propagated * share);
-      }
-      if (wait_excess > 0) {
-        const double passed_on = (direct + propagated) * wait_excess / total_excess;
-        // The delayer's waits in [d0, s), in call order.
-        for (std::uint32_t k = first_wait_from(delayer_loc, d0);
-             k < loc_first_wait_[delayer_loc + 1] && waits_[k] < s; ++k) {
-          const TimeNs waited = calls_.wait(waits_[k]);
-          const double part =
-              passed_on * static_cast<double>(waited) / static_cast<double>(delayer_wait);
-          propagated_[k] += part;
-          if (part > origin_share_[k]) {
-            origin_share_[k] = part;
-            const bool own = direct >= propagated;
-            origin_loc_[k] = own ? waiter_loc : origin_loc_[wait];
-            origin_site_[k] = own ? waiter_site : origin_site_[wait];
-          }
+    for (const TypeShare& share : shares) delayer_time_[share.type] = 0;
+    if (p.wait_excess > 0) {
+      const double passed_on = (direct + propagated) * p.wait_excess / p.total_excess;
+      // The delayer's waits in [delayer_begin, s), in call order.
+      for (std::uint32_t k = first_wait_from(delayer_loc, p.delayer_begin);
+           k < loc_first_wait_[delayer_loc + 1] && waits_[k] < s; ++k) {
+        const TimeNs waited = calls_.wait(waits_[k]);
+        const double part =
+            passed_on * static_cast<double>(waited) / static_cast<double>(p.delayer_wait);
+        propagated_[k] += part;
+        if (part > origin_share_[k]) {
+          origin_share_[k] = part;
+          const bool own = direct >= propagated;
+          origin_loc_[k] = own ? waiter_loc : origin_loc_[wait];
+          origin_site_[k] = own ? waiter_site : origin_site_[wait];
         }
       }
     }
-    for (const std::uint32_t t : touched_) excess_[t] = delayer_time_[t] = 0;
-    touched_.clear();
-    ++epoch_;
   }
 
   // Adds to the charge of the segment ending at call d, on location d_loc, for the waits at
@@ -388,15 +533,6 @@ class DelayAnalysis {
     costs_.charges[index].long_term += long_term;
   }
 
-  void add_excess(std::uint32_t g, TimeNs time) {
-    const std::uint32_t t = calls_.type(g);
-    if (seen_[t] != epoch_) {
-      seen_[t] = epoch_;
-      touched_.push_back(t);
-    }
-    excess_[t] += time;
-  }
-
   Calls calls_;
   DelayCosts costs_;
   DelayHandover passed_through_;               // what concerns calls outside the window, to hand on
@@ -408,11 +544,9 @@ class DelayAnalysis {
   std::vector<std::uint32_t> origin_loc_, origin_site_;
   std::vector<double> origin_share_;
   FlatMap<ChargeKey, ChargeKeyHash> charge_index_{64};  // into costs_.charges
-  std::vector<TimeNs> excess_;                          // by segment type, for the interval at hand
-  std::vector<TimeNs> delayer_time_;    // by segment type: the delayer's time in the interval
-  std::vector<std::uint32_t> touched_;  // segment types to reset
-  std::vector<std::uint32_t> seen_;     // by segment type: epoch_ when in touched_
-  std::uint32_t epoch_ = 1;
+  // By segment type, for the wait being attributed: of its types with an excess, the share of
+  // the excess and the delayer's time in the interval (0 for the other types).
+  std::vector<double> of_excess_, delayer_time_;
 };
 
 }  // namespace
@@ -427,9 +561,10 @@ std::uint32_t interval_begin(const Location& l, std::uint32_t call, std::int32_t
 }
 
 DelayCosts delay_costs(const Trace& trace, const ReplayGraph& graph, const SegmentTypes& types,
-                       const ReplayTimes& times, const DelayOptions& options) {
-  DelayAnalysis analysis(WholeTraceCalls(trace, graph, types, times, options), types.types());
-  analysis.attribute_own([](std::uint32_t) { return true; });
+                       const ReplayTimes& times, const DelayOptions& options, unsigned threads) {
+  DelayAnalysis analysis(WholeTraceCalls(trace, graph, types, times, options), types.types(),
+                         threads);
+  analysis.attribute_own([](std::uint32_t) { return true; }, threads);
   return analysis.finish();
 }
 

@@ -38,12 +38,10 @@ class CauseFinder {
 
   CauseAnalysis run() {
     CauseAnalysis result;
-    // Steps that need only what is known at their start run side by side (with two threads or
-    // more), so that the chain replay as recorded → delay costs → what-if replays is about all
-    // that is serial. The ideal-network replay runs beside the one as recorded (on one thread
-    // in the same pass, which shares the work of finding the next call: 0.03-0.04 s less of
-    // 0.55 on the 10^7-event synthetic archive) and is freed before the delay costs' working
-    // tables are made, so that the two never add up.
+    // The ideal-network replay runs beside the one as recorded (on one thread in the same
+    // pass, which shares the work of finding the next call: 0.03-0.04 s less of 0.55 on the
+    // 10^7-event synthetic archive) and is freed before the delay costs' working tables are
+    // made, so that the two never add up. The delay costs take every thread themselves.
     ReplayTimes ideal;
     if (worker_count(threads_, 2) == 1)
       replay_recorded_and_ideal(graph_, recorded_, ideal);
@@ -59,12 +57,7 @@ class CauseFinder {
     result.pop = pop_efficiencies(trace_, graph_, recorded_, ideal);
     ideal = {};
 
-    DelayCosts costs;
-    parallel_for(2, threads_, [&](std::size_t task) {
-      if (task == 0) {
-        costs = delay_costs(trace_, graph_, types_, recorded_);
-        return;
-      }
+    {
       CriticalPathTally tally(trace_, types_);
       CriticalPathPieces pieces(graph_, recorded_);
       const bool draw = options_.critical_path_pieces;
@@ -77,7 +70,8 @@ class CauseFinder {
                                            totals, options_.top_segments);
       if (draw) result.critical_path_pieces = pieces.finish();
       type_totals();
-    });
+    }
+    DelayCosts costs = delay_costs(trace_, graph_, types_, recorded_, {}, threads_);
     result.delay.waits = costs.waits;
     result.delay.total_wait_s = seconds(static_cast<TimeNs>(costs.total_wait));
     result.delay.residual_s = costs.residual * 1e-9;

@@ -256,6 +256,20 @@ TEST(DelayCosts, InSlicesOfTimeTheCostsAreTheSameToTheBit) {
   EXPECT_TRUE(passed_on);
 }
 
+// On more threads, the waits are attributed in the same order from the same intervals, found
+// side by side: the costs are the same to the bit. The run has more waits than the chunks in
+// flight between the threads hold, and waiting passed on from wait to wait.
+TEST(DelayCosts, OnAnyNumberOfThreadsTheCostsAreTheSameToTheBit) {
+  const Analysed a(neighbours_and_collectives(4000));
+  ASSERT_GT(a.costs.waits, 8u * 1024u);
+  ASSERT_GT(a.sum(a.costs.long_term), 0);
+  for (const unsigned threads : {2u, 3u}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    expect_same_delay_costs(delay_costs(a.run.trace, a.run.graph, a.types, a.times, {}, threads),
+                            a.costs);
+  }
+}
+
 // A slice whose window lacks the calls back to its waits' synchronization intervals says so
 // rather than attributing from the wrong calls.
 TEST(DelayCosts, AWindowWithoutTheCallsAWaitReadsIsRefused) {

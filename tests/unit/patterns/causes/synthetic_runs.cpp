@@ -56,15 +56,15 @@ Trace moving_imbalance() {
   return b.finish();
 }
 
-Trace neighbours_and_collectives() {
-  constexpr int kRanks = 4, kIterations = 40;
+Trace neighbours_and_collectives(int iterations) {
+  constexpr int kRanks = 4;
   TraceBuilder b(kRanks);
   std::vector<TimeNs> t(kRanks, 10), isend_enter(kRanks);
   const auto work = [](int i, int r, int salt) {
     return static_cast<TimeNs>(50 + ((i * 7919 + r * 104729 + salt * 31) % 397));
   };
   for (int r = 0; r < kRanks; ++r) b.call(r, "MPI_Init", 0, 10, "n.c", 1);
-  for (int i = 0; i < kIterations; ++i) {
+  for (int i = 0; i < iterations; ++i) {
     std::vector<TimeNs> wait_enter(kRanks);
     for (int r = 0; r < kRanks; ++r) {
       const TimeNs e = t[r] + work(i, r, 1);

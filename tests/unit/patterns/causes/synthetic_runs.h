@@ -33,12 +33,12 @@ Trace imbalance_before_allreduce(const std::vector<TimeNs>& work);
 // last Enter); in round i rank i computes 400, the others 100. Then MPI_Finalize (sync.c:30).
 Trace moving_imbalance();
 
-// A run of 4 ranks with uneven compute (the same on every build): each iteration posts a
+// A run of 4 ranks with uneven compute (the same on every build): each of `iterations` posts a
 // receive from the left neighbour and a send to the right one, and waits for both; every 5th
 // iteration ends in an MPI_Allreduce (which the ranks leave 3 ns apart), every 7th in an
 // MPI_Bcast from rank 1. Transfers take 20 ns and the recorded times keep the clock condition,
 // as the clock repair leaves them.
-Trace neighbours_and_collectives();
+Trace neighbours_and_collectives(int iterations = 40);
 
 // Expects every call's delay costs, the sums and the charges (in the order first charged) of
 // `actual` to be `expected`'s, to the bit.
