@@ -10,11 +10,7 @@ namespace collwrap {
 
 ReplayGraph build_replay_graph(const Trace& trace, const Matching& matching, unsigned threads) {
   const WholeTraceFacts facts = whole_trace_facts(trace, matching);
-  // Shares of about equal numbers of calls, so that the threads finish together.
-  std::vector<std::uint64_t> calls;
-  for (const Location& l : trace.locations) calls.push_back(l.calls());
-  const std::vector<LocationRange> shares =
-      split_locations(calls, worker_count(threads, trace.locations.size()));
+  const std::vector<LocationRange> shares = split_calls(trace, threads);
   std::vector<GraphRows> rows(shares.size());
   parallel_for(shares.size(), threads,
                [&](std::size_t p) { rows[p] = graph_rows(trace, matching, facts, shares[p]); });

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "parallel_for.h"
+#include "trace_model.h"
+
 namespace collwrap {
 
 std::vector<LocationRange> split_locations(const std::vector<std::uint64_t>& declared_events,
@@ -33,6 +36,13 @@ std::vector<LocationRange> split_locations(const std::vector<std::uint64_t>& dec
     begin = end;
   }
   return shares;
+}
+
+std::vector<LocationRange> split_calls(const Trace& trace, unsigned threads) {
+  std::vector<std::uint64_t> calls;
+  calls.reserve(trace.locations.size());
+  for (const Location& l : trace.locations) calls.push_back(l.calls());
+  return split_locations(calls, worker_count(threads, trace.locations.size()));
 }
 
 }  // namespace collwrap

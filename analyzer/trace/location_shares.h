@@ -24,4 +24,10 @@ struct LocationRange {
 std::vector<LocationRange> split_locations(const std::vector<std::uint64_t>& declared_events,
                                            unsigned processes);
 
+struct Trace;
+// Shares of a trace's locations with about equal numbers of calls, one per thread of
+// `threads` (0: every core) and at most one per location: what work on calls, location by
+// location, divides among threads.
+std::vector<LocationRange> split_calls(const Trace& trace, unsigned threads);
+
 }  // namespace collwrap

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "flat_map.h"
+#include "location_shares.h"
+#include "parallel_for.h"
 
 namespace collwrap {
 
@@ -18,15 +20,14 @@ std::uint64_t type_key(std::uint32_t start, std::uint32_t finish) {
   return (std::uint64_t{start} << 32) | finish;
 }
 
-}  // namespace
-
-SegmentTypes segment_types(const Trace& trace, std::span<const std::uint32_t> loc_first_call,
-                           const LocationRange& at) {
+// The types of the `at` locations' calls, numbered in the order they first occur there, each
+// call's written to `type_of_call` (from the first of those locations' calls on).
+SegmentTypes types_into(const Trace& trace, std::span<const std::uint32_t> loc_first_call,
+                        const LocationRange& at, std::span<std::uint32_t> type_of_call) {
   SegmentTypes types;
   const std::size_t first_loc = std::min(at.first, trace.locations.size());
   const std::size_t end_loc = std::min(at.end, trace.locations.size());
   const std::uint32_t first_call = loc_first_call[first_loc];
-  types.type_of_call.resize(loc_first_call[end_loc] - first_call);
   FlatMap<std::uint64_t, U64Hash> index(1024);
   for (std::size_t loc = first_loc; loc < end_loc; ++loc) {
     const Location& l = trace.locations[loc];
@@ -41,7 +42,7 @@ SegmentTypes segment_types(const Trace& trace, std::span<const std::uint32_t> lo
         types.start_region.push_back(start_region);
         types.finish_region.push_back(l.call_region[i]);
       }
-      types.type_of_call[loc_first_call[loc] + i - first_call] = type;
+      type_of_call[loc_first_call[loc] + i - first_call] = type;
       start = finish;
       start_region = l.call_region[i];
     }
@@ -49,8 +50,41 @@ SegmentTypes segment_types(const Trace& trace, std::span<const std::uint32_t> lo
   return types;
 }
 
-SegmentTypes segment_types(const Trace& trace, const ReplayGraph& graph) {
-  return segment_types(trace, graph.loc_first_call, {});
+}  // namespace
+
+SegmentTypes segment_types(const Trace& trace, std::span<const std::uint32_t> loc_first_call,
+                           const LocationRange& at) {
+  const std::size_t first_loc = std::min(at.first, trace.locations.size());
+  const std::size_t end_loc = std::min(at.end, trace.locations.size());
+  std::vector<std::uint32_t> type_of_call(loc_first_call[end_loc] - loc_first_call[first_loc]);
+  SegmentTypes types = types_into(trace, loc_first_call, at, type_of_call);
+  types.type_of_call = std::move(type_of_call);
+  return types;
+}
+
+// Shares of about equal numbers of calls, typed side by side and merged in location order, as a
+// divided analysis's processes do: the types are numbered as on one thread.
+SegmentTypes segment_types(const Trace& trace, const ReplayGraph& graph, unsigned threads) {
+  const std::vector<LocationRange> shares = split_calls(trace, threads);
+  if (shares.size() <= 1) return segment_types(trace, graph.loc_first_call, {});
+  const std::span<const std::uint32_t> first = graph.loc_first_call;
+  SegmentTypes whole;
+  whole.type_of_call.resize(graph.calls());
+  const auto calls_of = [&](const LocationRange& share) {
+    const std::size_t end = std::min(share.end, trace.locations.size());
+    const std::size_t begin = std::min(share.first, end);
+    return std::span(whole.type_of_call).subspan(first[begin], first[end] - first[begin]);
+  };
+  std::vector<SegmentTypes> parts(shares.size());
+  parallel_for(shares.size(), threads, [&](std::size_t p) {
+    parts[p] = types_into(trace, first, shares[p], calls_of(shares[p]));
+  });
+  std::vector<std::vector<std::uint32_t>> number(shares.size());
+  for (std::size_t p = 0; p < shares.size(); ++p) number[p] = merge_segment_types(whole, parts[p]);
+  parallel_for(shares.size(), threads, [&](std::size_t p) {
+    for (std::uint32_t& type : calls_of(shares[p])) type = number[p][type];
+  });
+  return whole;
 }
 
 std::vector<std::uint32_t> merge_segment_types(SegmentTypes& into, const SegmentTypes& part) {

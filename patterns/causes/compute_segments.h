@@ -27,7 +27,8 @@ struct SegmentTypes {
   std::size_t types() const { return start.size(); }
 };
 
-SegmentTypes segment_types(const Trace& trace, const ReplayGraph& graph);
+// On `threads` threads (0: every core), the same as on one.
+SegmentTypes segment_types(const Trace& trace, const ReplayGraph& graph, unsigned threads = 1);
 
 // The same for the calls of the `at` locations only, numbered globally by `loc_first_call`:
 // type_of_call by call from the first of those locations' calls, the types in the order they

@@ -8,6 +8,7 @@
 #include "cause_candidates.h"
 #include "critical_path_share.h"
 #include "delay_costs.h"
+#include "location_shares.h"
 #include "memory_reuse.h"
 #include "parallel_for.h"
 #include "pop_efficiency.h"
@@ -34,7 +35,7 @@ class CauseFinder {
         options_(options),
         threads_(threads),
         graph_(build_replay_graph(trace, matching, threads)),
-        types_(segment_types(trace, graph_)) {}
+        types_(segment_types(trace, graph_, threads)) {}
 
   CauseAnalysis run() {
     CauseAnalysis result;
@@ -161,32 +162,62 @@ class CauseFinder {
   }
 
  private:
-  // The segment groups and their totals.
+  // The segment groups and their totals, summed over shares of the locations side by side.
   void type_totals() {
     groups_ = group_segment_types(types_);
-    std::vector<std::uint32_t> last_loc(groups_.groups(), kNone);
-    for (std::uint32_t g = 0; g < graph_.calls(); ++g) {
-      const std::uint32_t group = groups_.of_type[types_.type_of_call[g]];
-      groups_.time[group] += graph_.segment(g);
-      if (last_loc[group] != graph_.call_loc[g]) {
-        last_loc[group] = graph_.call_loc[g];
-        ++groups_.locations[group];
+    const std::vector<LocationRange> shares = split_calls(trace_, threads_);
+    std::vector<std::vector<TimeNs>> time(shares.size());
+    std::vector<std::vector<std::uint32_t>> locations(shares.size());
+    parallel_for(shares.size(), threads_, [&](std::size_t p) {
+      time[p].assign(groups_.groups(), 0);
+      locations[p].assign(groups_.groups(), 0);
+      std::vector<std::uint32_t> last_loc(groups_.groups(), kNone);
+      for (std::uint32_t g = first_call(shares[p]); g < end_call(shares[p]); ++g) {
+        const std::uint32_t group = groups_.of_type[types_.type_of_call[g]];
+        time[p][group] += graph_.segment(g);
+        if (last_loc[group] != graph_.call_loc[g]) {
+          last_loc[group] = graph_.call_loc[g];
+          ++locations[p][group];
+        }
       }
-    }
+    });
+    for (std::size_t p = 0; p < shares.size(); ++p)
+      for (std::size_t group = 0; group < groups_.groups(); ++group) {
+        groups_.time[group] += time[p][group];
+        groups_.locations[group] += locations[p][group];
+      }
   }
 
-  // Segment types per location, with their delay costs.
+  // Segment types per location, with their delay costs: shares of the locations summed side
+  // by side, then taken over location by location, in the order one thread sums them.
   std::vector<Candidate> collect(const DelayCosts& costs) const {
-    CandidateSums sums(trace_.locations.size(), groups_.groups());
-    for (std::uint32_t loc = 0; loc < trace_.locations.size(); ++loc) {
-      sums.at_location(loc);
-      for (std::uint32_t g = graph_.loc_first_call[loc]; g < graph_.loc_first_call[loc + 1]; ++g) {
-        const std::uint32_t t = types_.type_of_call[g];
-        sums.add(t, groups_.of_type[t], graph_.segment(g), costs.short_term[g], costs.long_term[g],
-                 costs.largest_charge[g]);
+    const std::vector<LocationRange> shares = split_calls(trace_, threads_);
+    std::vector<std::vector<Candidate>> found(shares.size());
+    parallel_for(shares.size(), threads_, [&](std::size_t p) {
+      CandidateSums sums(trace_.locations.size(), groups_.groups());
+      const std::size_t end = std::min(shares[p].end, trace_.locations.size());
+      for (auto loc = static_cast<std::uint32_t>(shares[p].first); loc < end; ++loc) {
+        sums.at_location(loc);
+        for (std::uint32_t g = graph_.loc_first_call[loc]; g < graph_.loc_first_call[loc + 1];
+             ++g) {
+          const std::uint32_t t = types_.type_of_call[g];
+          sums.add(t, groups_.of_type[t], graph_.segment(g), costs.short_term[g],
+                   costs.long_term[g], costs.largest_charge[g]);
+        }
       }
-    }
-    return sums.all();
+      found[p] = sums.all();
+    });
+    CandidateSums all(trace_.locations.size(), groups_.groups());
+    for (const std::vector<Candidate>& part : found) all.take_over(part);
+    return all.all();
+  }
+
+  // The first call of a share of the locations, and the one after its last.
+  std::uint32_t first_call(const LocationRange& share) const {
+    return graph_.loc_first_call[std::min(share.first, trace_.locations.size())];
+  }
+  std::uint32_t end_call(const LocationRange& share) const {
+    return graph_.loc_first_call[std::min(share.end, trace_.locations.size())];
   }
 
   bool in_group(std::uint32_t g, const Candidate& c) const {

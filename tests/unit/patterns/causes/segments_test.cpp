@@ -1,6 +1,8 @@
 // Compute segments are identified by the call sites around them, the same on every rank.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "critical_path_share.h"
 #include "synthetic_runs.h"
 
@@ -21,6 +23,25 @@ TEST(Segments, SameCallSitesAroundThemGiveTheSameType) {
   EXPECT_NE(type(1, 2), type(0, 1));
   // start→Init, Init→Send, Send→Finalize, Init→Recv, Recv→Send, Recv→Finalize
   EXPECT_EQ(types.types(), 6u);
+}
+
+// Typed on more threads, by shares of the locations merged in order, the segments are numbered
+// as on one.
+TEST(Segments, OnAnyNumberOfThreadsTheTypesAreTheSame) {
+  for (const Trace& trace : {neighbours_and_collectives(), moving_imbalance(), delay_chain()}) {
+    const TracedRun run(trace);
+    const SegmentTypes one = segment_types(run.trace, run.graph);
+    ASSERT_GT(one.types(), 3u);
+    for (const unsigned threads : {2u, 3u, 8u}) {
+      SCOPED_TRACE(std::to_string(threads) + " threads");
+      const SegmentTypes many = segment_types(run.trace, run.graph, threads);
+      EXPECT_EQ(many.type_of_call, one.type_of_call);
+      EXPECT_EQ(many.start, one.start);
+      EXPECT_EQ(many.finish, one.finish);
+      EXPECT_EQ(many.start_region, one.start_region);
+      EXPECT_EQ(many.finish_region, one.finish_region);
+    }
+  }
 }
 
 // A divided analysis's processes each type their own locations' segments and merge the types in
