@@ -223,9 +223,11 @@ struct alignas(64) WaitChunk {
   std::vector<IntervalPlan> plans;   // by wait
   std::vector<TypeShare> shares;
 };
-// Chunks between being listed and being attributed, and how far ahead of its turn a wait's
+// Chunks between being listed and being attributed, the waits in each (on the 10^8-event
+// synthetic archive, two threads took 1.13-1.14 s with 4,096, 1.26-1.43 with 1,024 and
+// 1.36-1.86 with 128, as the threads met more often), and how far ahead of its turn a wait's
 // first calls are asked for from memory.
-constexpr std::size_t kChunksInFlight = 8, kChunkWaits = 1024, kPrefetchAhead = 4;
+constexpr std::size_t kChunksInFlight = 8, kChunkWaits = 4096, kPrefetchAhead = 4;
 
 // The delay analysis of the calls `Calls` gives (WholeTraceCalls or WindowCalls), by their
 // numbering.

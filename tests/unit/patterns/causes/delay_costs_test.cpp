@@ -260,8 +260,8 @@ TEST(DelayCosts, InSlicesOfTimeTheCostsAreTheSameToTheBit) {
 // side by side: the costs are the same to the bit. The run has more waits than the chunks in
 // flight between the threads hold, and waiting passed on from wait to wait.
 TEST(DelayCosts, OnAnyNumberOfThreadsTheCostsAreTheSameToTheBit) {
-  const Analysed a(neighbours_and_collectives(4000));
-  ASSERT_GT(a.costs.waits, 8u * 1024u);
+  const Analysed a(neighbours_and_collectives(12000));
+  ASSERT_GT(a.costs.waits, 8u * 4096u);  // kChunksInFlight chunks of kChunkWaits
   ASSERT_GT(a.sum(a.costs.long_term), 0);
   for (const unsigned threads : {2u, 3u}) {
     SCOPED_TRACE(std::to_string(threads) + " threads");
