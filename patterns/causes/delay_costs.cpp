@@ -76,12 +76,12 @@ class WholeTraceCalls {
   }
   std::uint32_t global(std::uint32_t g) const { return g; }
   std::uint32_t local(std::uint32_t g) const { return g; }
-  // Asks the cache for what attributing the wait at call w will read first, some waits ahead:
-  // the calls up to w and up to the call it waited for, whose intervals run back from them.
   // Asks for what the Leave of call g reads: the Enter it waited for, on another location.
   void prefetch_leave(std::uint32_t g) const {
     __builtin_prefetch(times_.enter.data() + times_.waited_for[g]);
   }
+  // Asks the cache for what attributing the wait at call w will read first, some waits ahead:
+  // the calls up to w and up to the call it waited for, whose intervals run back from them.
   void prefetch(std::uint32_t w) const {
     const std::uint32_t s = times_.waited_for[w];
     for (const std::uint32_t g : {w, s}) {
@@ -547,7 +547,8 @@ class DelayAnalysis {
   std::vector<double> origin_share_;
   FlatMap<ChargeKey, ChargeKeyHash> charge_index_{64};  // into costs_.charges
   // By segment type, for the wait being attributed: of its types with an excess, the share of
-  // the excess and the delayer's time in the interval (0 for the other types).
+  // the excess and the delayer's time in the interval; the delayer's time is 0 for the other
+  // types, whose share is left from earlier waits and not read.
   std::vector<double> of_excess_, delayer_time_;
 };
 
