@@ -139,8 +139,8 @@ JobDelayCosts delay_costs_in_job(JobSlice& slice, HeldShare& held, const DelayOp
     slice.replay->times = {};
     intervals_in_job(slice, held, replay, options);
     keep_only_call_sites(held.part.trace);
-    pass_freed_memory_to_next_stage();  // the replay's times, the intervals' working tables, the
-                                        // ops
+    // The replay's times, the intervals' working tables, the ops.
+    pass_freed_memory_to_next_stage();
     window = window_in_job(slice, held, replay, out.cuts);
   }
   pass_freed_memory_to_next_stage();  // the replayed times of the holders' calls

@@ -19,9 +19,7 @@ class LoserTree {
   LoserTree(std::vector<Key> first, std::vector<char> has)
       : key_(std::move(first)), done_(std::move(has)) {
     for (char& d : done_) d = !d;
-    sources_ = static_cast<std::uint32_t>(key_.size());
-    leaves_ = 1;
-    while (leaves_ < sources_) leaves_ *= 2;
+    while (leaves_ < key_.size()) leaves_ *= 2;
     key_.resize(leaves_);
     done_.resize(leaves_, 1);  // padding: sources that never have a key
     loser_.assign(leaves_, 0);
@@ -60,7 +58,7 @@ class LoserTree {
   std::vector<Key> key_;              // by source (padded to leaves_)
   std::vector<char> done_;            // by source: no key left
   std::vector<std::uint32_t> loser_;  // by node (1 .. leaves_-1)
-  std::uint32_t sources_ = 0, leaves_ = 1, top_ = 0;
+  std::uint32_t leaves_ = 1, top_ = 0;
 };
 
 }  // namespace collwrap
