@@ -47,6 +47,7 @@ std::vector<ReplayedWait> replayed_waits_for_holder(const ReplaySlice& here,
 class HeldReplay {
  public:
   explicit HeldReplay(const LocationRange& held) : held_(held) {}
+  // One slice's waits, in call order.
   void add(std::span<const ReplayedWait> waits);
   // Once every slice's are in: the waits in call order.
   void finish();
@@ -58,6 +59,7 @@ class HeldReplay {
  private:
   LocationRange held_;
   std::vector<DelayWait> waits_;
+  std::vector<std::size_t> run_starts_;  // where each add()'s waits begin, until finish()
 };
 
 // Up to `most` replayed Leaves of the calls a replay slice leaves, evenly spread over them.

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -112,6 +113,35 @@ TEST(SlicedDelay, EveryProcessesSliceCostsAsTheWholeTrace) {
       for (unsigned processes = 1; processes <= whole.locations.size(); ++processes)
         expect_job_costs_as_whole(whole, split_locations(events_per_location(whole), processes),
                                   {.max_interval_calls = interval});
+}
+
+// The slices' waits arrive slice by slice, each in call order but interleaved with the
+// others' on every location; a holder's are in call order once all are in, whatever the number
+// of slices (the odd one of a round of merges waits for the next round).
+TEST(SlicedDelay, AHoldersWaitsFromEverySliceComeOutInCallOrder) {
+  for (std::size_t slices = 0; slices <= 5; ++slices) {
+    HeldReplay held(LocationRange{0, 2});
+    std::vector<std::uint32_t> expected;
+    for (std::size_t s = 0; s < slices; ++s) {
+      std::vector<ReplayedWait> waits;
+      for (std::uint32_t loc = 0; loc < 2; ++loc)
+        for (std::uint32_t i = 0; i < 3; ++i) {
+          const auto call = static_cast<std::uint32_t>(loc * 1000 + s * 10 + i);
+          waits.push_back({call, call + 1, TimeNs(call), TimeNs(2 * call)});
+          expected.push_back(call);
+        }
+      held.add(waits);
+    }
+    held.finish();
+    std::sort(expected.begin(), expected.end());
+    std::vector<std::uint32_t> calls;
+    for (const DelayWait& w : held.waits()) {
+      calls.push_back(w.call);
+      EXPECT_EQ(w.waited_for, w.call + 1);
+      EXPECT_EQ(w.leave, 2 * TimeNs(w.call));
+    }
+    EXPECT_EQ(calls, expected) << slices << " slices";
+  }
 }
 
 }  // namespace
