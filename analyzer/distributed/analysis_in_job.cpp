@@ -330,7 +330,7 @@ std::optional<AnalysisResult> analyze_in_job(const MpiJob& job, const std::strin
   std::optional<CauseAnalysis> causes;
   if (settings.causes.enabled) {
     try {
-      JobCauses found = root_causes_in_job(job, held, settings.causes);
+      JobCauses found = root_causes_in_job(job, held, settings.causes, settings.threads);
       if (found.refused)
         throw std::runtime_error(
             "the clock condition does not allow the run to be cut into slices of time, even "

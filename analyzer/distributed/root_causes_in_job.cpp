@@ -156,11 +156,12 @@ void location_fix_in_job(const JobSlice& slice, const LocationRange& held,
 
 }  // namespace
 
-JobCauses root_causes_in_job(const MpiJob& job, HeldShare& held, const CauseOptions& options) {
+JobCauses root_causes_in_job(const MpiJob& job, HeldShare& held, const CauseOptions& options,
+                             unsigned threads) {
   JobCauses out;
   const Trace& trace = held.part.trace;
   const LocationRange& own = held.part.held;
-  JobSlice slice = slice_in_job(job, held);
+  JobSlice slice = slice_in_job(job, held, threads);
   out.refused = slice.refused;
   if (out.refused) return out;
   const TimeNs begin = slice.facts.begin;

@@ -24,6 +24,7 @@ struct JobCauses {
 // Every process of the job, with its share (hold_share_in_job), of which it frees all but the
 // definitions and what the root causes read once the slices are cut (slice_in_job). A failure
 // throws on the process where it happens, whose caller ends the job (end_job_after).
-JobCauses root_causes_in_job(const MpiJob& job, HeldShare& held, const CauseOptions& options);
+JobCauses root_causes_in_job(const MpiJob& job, HeldShare& held, const CauseOptions& options,
+                             unsigned threads);
 
 }  // namespace collwrap

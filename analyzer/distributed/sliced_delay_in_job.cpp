@@ -144,7 +144,7 @@ JobDelayCosts delay_costs_in_job(JobSlice& slice, HeldShare& held, const DelayOp
     window = window_in_job(slice, held, replay, out.cuts);
   }
   pass_freed_memory_to_next_stage();  // the replayed times of the holders' calls
-  out.slice = std::make_unique<DelaySlice>(std::move(window), slice.types.types());
+  out.slice = std::make_unique<DelaySlice>(std::move(window), slice.types.types(), slice.threads);
   // 5. From the last slice to the first.
   const SliceIndex index(slice.facts, out.cuts);
   const auto here = static_cast<std::uint32_t>(self);

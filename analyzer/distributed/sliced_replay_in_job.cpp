@@ -3,12 +3,14 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <stdexcept>
 
 #include "byte_exchange.h"
 #include "byte_fields.h"
 #include "memory_reuse.h"
+#include "parallel_for.h"
 #include "root_causes.h"
 #include "sliced_replay.h"
 
@@ -239,12 +241,13 @@ std::vector<TimeNs> instants_in_job(const std::vector<TimeNs>& mine, int process
   return cut_instants(std::move(all), static_cast<std::size_t>(processes));
 }
 
-JobSlice slice_in_job(const MpiJob& job, HeldShare& held) {
+JobSlice slice_in_job(const MpiJob& job, HeldShare& held, unsigned threads) {
   const std::size_t self = job.rank(), processes = job.size();
   // The rules are done: what the rows do not read goes before they are made, as for the
   // analyzer alone's root causes, so that it does not add to the rows' tables.
   release_details_for_root_causes(held.part.trace, held.matching, RootCauseStage::BeforePreparing);
   JobSlice slice;
+  slice.threads = threads;
   slice.facts = facts_in_job(held);
   const WholeTraceFacts& facts = slice.facts;
   GraphRows mine =
@@ -315,6 +318,25 @@ void handed_on(Replay&& replay) {
   }
 }
 
+// handed_on of `count` replays at once, replay(i, in) side by side on `threads` threads: what
+// the slice before hands over for each comes in the order of the replays, and the next gets
+// theirs in that order, as from handed_on one replay after another (a neighbour on fewer
+// threads does so).
+template <typename Replay>
+void handed_on_side_by_side(std::size_t count, unsigned threads, Replay&& replay) {
+  const int self = this_process(), processes = process_count();
+  std::vector<SliceHandover> in(count), out(count);
+  if (self > 0)
+    for (SliceHandover& h : in)
+      h = read_call_times(receive_bytes(self - 1), "the Enters handed over");
+  parallel_for(count, threads, [&](std::size_t i) { out[i] = replay(i, in[i]); });
+  if (self + 1 < processes)
+    for (const SliceHandover& h : out) {
+      const std::vector<char> bytes = call_times_bytes(h);
+      send_bytes(bytes.data(), bytes.size(), self + 1);
+    }
+}
+
 // handed_on of a full replay of this process's slice into `times`.
 void replay_handed_on(const JobSlice& slice, const ReplayOptions& options, ReplayTimes& times) {
   handed_on([&](const SliceHandover& in) {
@@ -342,13 +364,24 @@ TimeNs replay_in_job(JobSlice& slice, const ReplayOptions& options, std::uint64_
 
 RecordedAndIdeal replay_recorded_and_ideal_in_job(JobSlice& slice) {
   RecordedAndIdeal out;
-  {
-    // Freed before the replay as recorded makes its tables, which take its place.
+  if (worker_count(slice.threads, 2) == 2) {
+    // Side by side, in the order one thread replays them.
     ReplayTimes ideal;
-    replay_handed_on(slice, {NetworkModel::Ideal, {}}, ideal);
+    const std::array<ReplayTimes*, 2> into{&ideal, &slice.replay->times};
+    const std::array<NetworkModel, 2> networks{NetworkModel::Ideal, NetworkModel::AsRecorded};
+    handed_on_side_by_side(2, slice.threads, [&](std::size_t i, const SliceHandover& in) {
+      return replay_slice(slice.replay->part, *into[i], {networks[i], {}}, in, slice.handed_on);
+    });
     out.ideal = PopTimes::of_slice(slice, ideal);
+  } else {
+    {
+      // Freed before the replay as recorded makes its tables, which take its place.
+      ReplayTimes ideal;
+      replay_handed_on(slice, {NetworkModel::Ideal, {}}, ideal);
+      out.ideal = PopTimes::of_slice(slice, ideal);
+    }
+    replay_handed_on(slice, {}, slice.replay->times);
   }
-  replay_handed_on(slice, {}, slice.replay->times);
   out.ideal.share();
   std::tie(out.recorded_end, out.broken_gates) = replayed_run(slice.replay->times);
   out.recorded = PopTimes::of_slice(slice, slice.replay->times);
@@ -486,15 +519,16 @@ std::vector<std::vector<ScaledSegment>> changes_in_job(
 std::vector<TimeNs> replay_questions_in_job(
     const JobSlice& slice, const std::vector<std::vector<ScaledSegment>>& changes) {
   const std::vector<std::vector<ScaledSegment>> here = changes_in_job(slice, changes);
-  std::vector<TimeNs> ends;
-  std::vector<TimeNs> enter;  // of each question's replay in turn
-  for (const std::vector<ScaledSegment>& changed : here) {
-    TimeNs end = 0;
-    handed_on([&](const SliceHandover& in) {
-      return replay_slice_end(slice.replay->part, enter, end, {NetworkModel::AsRecorded, changed},
-                              in, slice.handed_on);
+  std::vector<TimeNs> ends(here.size(), 0);
+  // As many questions at a time as the process has threads, each replay with its Enters.
+  const std::size_t together = worker_count(slice.threads, here.size());
+  std::vector<std::vector<TimeNs>> enter(together);
+  for (std::size_t first = 0; first < here.size(); first += together) {
+    const std::size_t count = std::min(together, here.size() - first);
+    handed_on_side_by_side(count, slice.threads, [&](std::size_t i, const SliceHandover& in) {
+      return replay_slice_end(slice.replay->part, enter[i], ends[first + i],
+                              {NetworkModel::AsRecorded, here[first + i]}, in, slice.handed_on);
     });
-    ends.push_back(end);
   }
   allreduce(ends, MPI_INT64_T, MPI_MAX);
   return ends;

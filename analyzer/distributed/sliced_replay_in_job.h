@@ -20,6 +20,7 @@ namespace collwrap {
 
 // This process's slice, ready to be replayed as often as asked.
 struct JobSlice {
+  unsigned threads = 1;                  // this process's (--threads; 0: one per core it has)
   WholeTraceFacts facts;                 // the job's, every process's alike
   SliceCuts cuts;                        // the job's, every process's alike
   bool refused = false;                  // the clock condition does not allow the cut: no graph
@@ -44,8 +45,8 @@ std::vector<TimeNs> instants_in_job(const std::vector<TimeNs>& mine, int process
 // Every process of the job, with what it holds: the slices are cut where samples of all
 // processes' recorded Leaves divide them evenly, one per process. Of the share, only the
 // definitions and what the later steps read stay (each call's call site and ops, of the ops
-// their kind and peer).
-JobSlice slice_in_job(const MpiJob& job, HeldShare& held);
+// their kind and peer). The later steps run on `threads` threads where their work divides.
+JobSlice slice_in_job(const MpiJob& job, HeldShare& held, unsigned threads);
 
 // Replays the job's run as `options` says, slice after slice (a slice's process waits for the
 // one before); this process's times go to slice.replay->times. The analysis replays through

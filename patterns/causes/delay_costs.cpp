@@ -575,8 +575,9 @@ struct DelaySlice::Analysis : DelayAnalysis<WindowCalls> {
   using DelayAnalysis<WindowCalls>::DelayAnalysis;
 };
 
-DelaySlice::DelaySlice(DelayWindow window, std::size_t types)
-    : analysis_(std::make_unique<Analysis>(WindowCalls(std::move(window)), types)) {}
+DelaySlice::DelaySlice(DelayWindow window, std::size_t types, unsigned threads)
+    : analysis_(std::make_unique<Analysis>(WindowCalls(std::move(window)), types, threads)),
+      threads_(threads) {}
 DelaySlice::DelaySlice(DelaySlice&&) noexcept = default;
 DelaySlice::~DelaySlice() = default;
 
@@ -584,7 +585,7 @@ void DelaySlice::take_over(DelayHandover in) {
   analysis_->take_over(std::move(in));
 }
 void DelaySlice::attribute(const std::function<bool(std::uint32_t)>& own) {
-  analysis_->attribute_own(own);
+  analysis_->attribute_own(own, threads_);
 }
 DelayHandover DelaySlice::hand_back(const std::function<bool(std::uint32_t)>& before) const {
   return analysis_->hand_back(before);
@@ -664,7 +665,8 @@ DelayWindow delay_window(const Trace& trace, const ReplayGraph& graph, const Seg
 
 DelayCosts delay_costs_in_slices(const Trace& trace, const ReplayGraph& graph,
                                  const SegmentTypes& types, const ReplayTimes& times,
-                                 const SliceCuts& cuts, const DelayOptions& options) {
+                                 const SliceCuts& cuts, const DelayOptions& options,
+                                 unsigned threads) {
   const std::vector<std::uint32_t> slice = slice_of_calls(graph, cuts);
   // Each slice's window: its own runs, and what its waits read.
   DelayWindowRuns runs(cuts);
@@ -679,20 +681,21 @@ DelayCosts delay_costs_in_slices(const Trace& trace, const ReplayGraph& graph,
       cuts.slices(), graph.calls(), types.types(),
       [&](std::size_t s) { return delay_window(trace, graph, types, times, runs, s, options); },
       [&](std::uint32_t g) { return slice[g]; },
-      [&](std::uint32_t g) { return entered_in(graph, slice, g); });
+      [&](std::uint32_t g) { return entered_in(graph, slice, g); }, threads);
 }
 
 DelayCosts attribute_slices_in_turn(std::size_t slices, std::size_t calls, std::size_t types,
                                     const std::function<DelayWindow(std::size_t)>& window_of,
                                     const std::function<std::uint32_t(std::uint32_t)>& slice_of,
-                                    const std::function<std::uint32_t(std::uint32_t)>& entered_in) {
+                                    const std::function<std::uint32_t(std::uint32_t)>& entered_in,
+                                    unsigned threads) {
   DelayCosts result;
   result.short_term.assign(calls, 0);
   result.long_term.assign(calls, 0);
   result.largest_charge.assign(calls, 0);
   DelayHandover handed;
   for (std::size_t s = slices; s-- > 0;) {
-    DelaySlice part(window_of(s), types);
+    DelaySlice part(window_of(s), types, threads);
     part.take_over(std::move(handed));
     part.attribute([&](std::uint32_t g) { return slice_of(g) == s; });
     // The segments entered in this slice have had every charge: a wait charges only segments

@@ -125,7 +125,8 @@ struct DelayHandover {
 // waits cost what delay_costs gives them, to the bit.
 class DelaySlice {
  public:
-  DelaySlice(DelayWindow window, std::size_t types);
+  // Its tables are made, and its waits' intervals found, on `threads` threads side by side.
+  DelaySlice(DelayWindow window, std::size_t types, unsigned threads = 1);
   DelaySlice(DelaySlice&&) noexcept;
   ~DelaySlice();
 
@@ -147,17 +148,19 @@ class DelaySlice {
  private:
   struct Analysis;
   std::unique_ptr<Analysis> analysis_;
+  unsigned threads_;
 };
 
 // The slices of a delay analysis attributed one after another in one process, from the last to
 // the first, slice s from window_of(s) and what the slices after it hand back, as the processes
 // of a divided analysis go; every call's costs (by global id, of the `calls`) taken from the
 // slice that enters it (entered_in(call)), the sums from the first slice. slice_of(call): the
-// slice a wait belongs to.
+// slice a wait belongs to. Each slice on `threads` threads, as a process of a job has.
 DelayCosts attribute_slices_in_turn(std::size_t slices, std::size_t calls, std::size_t types,
                                     const std::function<DelayWindow(std::size_t)>& window_of,
                                     const std::function<std::uint32_t(std::uint32_t)>& slice_of,
-                                    const std::function<std::uint32_t(std::uint32_t)>& entered_in);
+                                    const std::function<std::uint32_t(std::uint32_t)>& entered_in,
+                                    unsigned threads = 1);
 
 // The same as delay_costs in slices of time cut at the Leaves of `times`
 // (cut_at_replayed_leaves), from the last slice to the first, each slice a DelaySlice of its
@@ -165,7 +168,8 @@ DelayCosts attribute_slices_in_turn(std::size_t slices, std::size_t calls, std::
 // of a divided analysis go.
 DelayCosts delay_costs_in_slices(const Trace& trace, const ReplayGraph& graph,
                                  const SegmentTypes& types, const ReplayTimes& times,
-                                 const SliceCuts& cuts, const DelayOptions& options = {});
+                                 const SliceCuts& cuts, const DelayOptions& options = {},
+                                 unsigned threads = 1);
 
 // The runs of calls each slice of the delay analysis reads, by slice and location (rows of
 // `locations` entries, as SliceCuts): at least the calls whose segments the slice owns (those

@@ -19,7 +19,7 @@ alone.
 
 Usage: job_analysis_test.py --analyzer A --mpirun M --archive DIR --processes K [K...]
            [--reference REPORT.json] [--min-findings N] [--failure-check] [--remove FILE]
-           [--min-wait S] [--no-causes | --gathered] [--what-if SPEC]... --work DIR
+           [--min-wait S] [--no-causes | --gathered] [--what-if SPEC]... [--threads N] --work DIR
 """
 import argparse
 import json
@@ -96,6 +96,7 @@ def main():
                         help="a what-if question to ask as well (the analyzer's --what-if)")
     parser.add_argument("--gathered", action="store_true",
                         help="clocks not repaired: process 0 gathers the trace")
+    parser.add_argument("--threads", help="the job's --threads (default: the analyzer's own)")
     parser.add_argument("--work", required=True)
     args = parser.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
@@ -122,7 +123,8 @@ def main():
                  f"{len(expected.get('what_if', []))}, changing nothing: {unchanged}")
     for processes in args.processes:
         report = os.path.join(args.work, f"np{processes}.json")
-        summary = analyze(job(args, processes), report, options)
+        job_options = options + (["--threads", args.threads] if args.threads else [])
+        summary = analyze(job(args, processes), report, job_options)
         found = list(differences(expected, json.load(open(report))))
         if found:
             sys.exit(f"FAIL: -np {processes}: the report differs:\n" + "\n".join(found[:20]))

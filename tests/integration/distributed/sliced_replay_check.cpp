@@ -301,7 +301,7 @@ int measure(const collwrap::MpiJob& job, const std::string& archive) {
   collwrap::HeldShare held =
       collwrap::hold_share_in_job(job, archive, settings, true, {}, [](auto) {});
   const double held_s = seconds_since(start), held_peak = peak_mib();
-  collwrap::JobSlice slice = collwrap::slice_in_job(job, held);
+  collwrap::JobSlice slice = collwrap::slice_in_job(job, held, settings.threads);
   if (slice.refused) {
     if (job.leads()) std::cout << "refused: the cut is across a clock-condition violation\n";
     return 0;
@@ -381,7 +381,7 @@ int main(int argc, char** argv) {
     settings.threads = 1;
     collwrap::HeldShare held =
         collwrap::hold_share_in_job(*job, archive, settings, clock_repair, {}, [](auto) {});
-    collwrap::JobSlice slice = collwrap::slice_in_job(*job, held);
+    collwrap::JobSlice slice = collwrap::slice_in_job(*job, held, settings.threads);
     std::unique_ptr<Whole> whole;
     if (job->leads()) whole = read_whole(archive, clock_repair);
     if (slice.refused) {

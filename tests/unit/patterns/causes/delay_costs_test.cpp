@@ -267,6 +267,14 @@ TEST(DelayCosts, OnAnyNumberOfThreadsTheCostsAreTheSameToTheBit) {
     SCOPED_TRACE(std::to_string(threads) + " threads");
     expect_same_delay_costs(delay_costs(a.run.trace, a.run.graph, a.types, a.times, {}, threads),
                             a.costs);
+    // So are a job's slices, each attributed on the threads of its process.
+    for (const std::size_t slices : {2u, 3u}) {
+      SCOPED_TRACE(std::to_string(slices) + " slices");
+      const SliceCuts cuts = cut_at_replayed_leaves(a.run.graph, a.times, slices);
+      expect_same_delay_costs(
+          delay_costs_in_slices(a.run.trace, a.run.graph, a.types, a.times, cuts, {}, threads),
+          a.costs);
+    }
   }
 }
 
