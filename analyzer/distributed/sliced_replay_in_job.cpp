@@ -3,7 +3,6 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <array>
 #include <limits>
 #include <stdexcept>
 
@@ -364,24 +363,15 @@ TimeNs replay_in_job(JobSlice& slice, const ReplayOptions& options, std::uint64_
 
 RecordedAndIdeal replay_recorded_and_ideal_in_job(JobSlice& slice) {
   RecordedAndIdeal out;
-  if (worker_count(slice.threads, 2) == 2) {
-    // Side by side, in the order one thread replays them.
+  {
+    // Freed before the replay as recorded makes its tables, which take its place. (Side by
+    // side on two threads, the two took as long as this pipeline at 10^8 events with -np 2:
+    // a replay waits on the memory, which two replays on one node share.)
     ReplayTimes ideal;
-    const std::array<ReplayTimes*, 2> into{&ideal, &slice.replay->times};
-    const std::array<NetworkModel, 2> networks{NetworkModel::Ideal, NetworkModel::AsRecorded};
-    handed_on_side_by_side(2, slice.threads, [&](std::size_t i, const SliceHandover& in) {
-      return replay_slice(slice.replay->part, *into[i], {networks[i], {}}, in, slice.handed_on);
-    });
+    replay_handed_on(slice, {NetworkModel::Ideal, {}}, ideal);
     out.ideal = PopTimes::of_slice(slice, ideal);
-  } else {
-    {
-      // Freed before the replay as recorded makes its tables, which take its place.
-      ReplayTimes ideal;
-      replay_handed_on(slice, {NetworkModel::Ideal, {}}, ideal);
-      out.ideal = PopTimes::of_slice(slice, ideal);
-    }
-    replay_handed_on(slice, {}, slice.replay->times);
   }
+  replay_handed_on(slice, {}, slice.replay->times);
   out.ideal.share();
   std::tie(out.recorded_end, out.broken_gates) = replayed_run(slice.replay->times);
   out.recorded = PopTimes::of_slice(slice, slice.replay->times);
