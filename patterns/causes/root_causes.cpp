@@ -34,25 +34,24 @@ class CauseFinder {
       : trace_(trace),
         options_(options),
         threads_(threads),
-        graph_(build_replay_graph(trace, matching, threads)),
-        types_(segment_types(trace, graph_, threads)) {}
+        graph_(build_replay_graph(trace, matching, threads)) {}
 
   CauseAnalysis run() {
     CauseAnalysis result;
-    // The ideal-network replay runs beside the one as recorded (on one thread in the same
-    // pass, which shares the work of finding the next call: 0.03-0.04 s less of 0.55 on the
-    // 10^7-event synthetic archive) and is freed before the delay costs' working tables are
-    // made, so that the two never add up. The delay costs take every thread themselves.
+    // The ideal-network replay runs beside the one as recorded, on one thread in the same
+    // pass, which shares the work of finding the next call: as fast as the two side by side
+    // on two threads at 10^8 events (0.73 s against 0.71), faster on the recorded
+    // collective-heavy archive (0.027 against 0.034 s). Any other threads meanwhile find the
+    // compute segments' types. The ideal replay is freed before the delay costs' working
+    // tables are made, so that the two never add up. The delay costs take every thread.
     ReplayTimes ideal;
-    if (worker_count(threads_, 2) == 1)
-      replay_recorded_and_ideal(graph_, recorded_, ideal);
-    else
-      parallel_for(2, threads_, [&](std::size_t task) {
-        if (task == 0)
-          recorded_ = replay_trace(graph_);
-        else
-          replay_into(graph_, {NetworkModel::Ideal, {}}, ideal);
-      });
+    const unsigned cores = worker_count(threads_, std::numeric_limits<std::size_t>::max());
+    parallel_for(2, std::min(cores, 2u), [&](std::size_t task) {
+      if (task == 0)
+        replay_recorded_and_ideal(graph_, recorded_, ideal);
+      else
+        types_ = segment_types(trace_, graph_, std::max(1u, cores - 1));
+    });
     result.replay_runtime_s = seconds(recorded_.end - trace_.begin);
     result.broken_dependencies = recorded_.broken_gates;
     result.pop = pop_efficiencies(trace_, graph_, recorded_, ideal);
@@ -103,7 +102,6 @@ class CauseFinder {
     const std::size_t causes = chosen.size(), questions = causes + options_.what_ifs.size();
     result.root_causes.resize(causes);
     result.what_ifs.resize(options_.what_ifs.size());
-    const unsigned cores = worker_count(threads_, std::numeric_limits<std::size_t>::max());
     const auto side_by_side = static_cast<unsigned>(
         std::min<std::size_t>(kReplayLanes * std::max<std::size_t>(1, cores / kReplayLanes),
                               worker_count(threads_, questions)));
@@ -286,7 +284,7 @@ class CauseFinder {
   const CauseOptions options_;  // a copy: the analysis may outlive its caller's options
   const unsigned threads_;
   const ReplayGraph graph_;
-  const SegmentTypes types_;
+  SegmentTypes types_;  // found beside the first replays
   // The replay as recorded, set first by run(); after the delay costs only its end is kept.
   ReplayTimes recorded_;
   std::vector<ScaledReplay> replays_;  // one per thread that replays
