@@ -2,6 +2,9 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+#include <limits>
+
 #include "byte_exchange.h"
 #include "byte_fields.h"
 #include "cause_candidates.h"
@@ -22,21 +25,28 @@ void for_own_calls(const JobSlice& slice, const LocationRange& held, Visit&& vis
       visit(static_cast<std::uint32_t>(loc), g);
 }
 
-// The calls whose segments this process's delay slice owns, with their costs: visit(loc,
-// global call, row of the window).
+// The calls of locations [first_loc, end_loc) whose segments this process's delay slice owns,
+// with their costs: visit(loc, global call, row of the window).
 template <typename Visit>
-void for_costed_calls(const JobSlice& slice, const JobDelayCosts& delay, Visit&& visit) {
+void for_costed_calls(const JobSlice& slice, const JobDelayCosts& delay, std::uint32_t first_loc,
+                      std::uint32_t end_loc, Visit&& visit) {
   const SliceIndex index(slice.facts, delay.cuts);
   const DelayWindow& window = delay.slice->window();
   const auto self = static_cast<std::uint32_t>(this_process());
+  end_loc = std::min(end_loc, static_cast<std::uint32_t>(window.first.size()));
   std::uint32_t row = 0;  // the window's first row of the location
-  for (std::uint32_t loc = 0; loc < window.first.size(); ++loc) {
+  for (std::uint32_t loc = 0; loc < first_loc; ++loc) row += window.end[loc] - window.first[loc];
+  for (std::uint32_t loc = first_loc; loc < end_loc; ++loc) {
     const auto [first, end] = index.entered_calls(self, loc);
     for (std::uint32_t g = std::max(first, window.first[loc]); g < std::min(end, window.end[loc]);
          ++g)
       visit(loc, g, row + (g - window.first[loc]));
     row += window.end[loc] - window.first[loc];
   }
+}
+template <typename Visit>
+void for_costed_calls(const JobSlice& slice, const JobDelayCosts& delay, Visit&& visit) {
+  for_costed_calls(slice, delay, 0, std::numeric_limits<std::uint32_t>::max(), visit);
 }
 
 // The segment groups with their totals over every process's locations.
@@ -58,28 +68,42 @@ SegmentGroups groups_in_job(const JobSlice& slice, const LocationRange& held) {
 
 // Every location's candidates, alike on every process: summed along the delay slices, each
 // process going on from the sums of the processes before, so that each location's calls are
-// added in call order, as alone.
+// added in call order, as alone. The locations go in groups, each handed on as soon as it is
+// summed, so that a process sums a group while the one after it sums the group before (with
+// the whole at once, the second of two processes waited 0.1 s of 0.24 at 10^8 events).
 std::vector<Candidate> candidates_in_job(const JobSlice& slice, const JobDelayCosts& delay,
                                          const SegmentGroups& groups) {
+  constexpr std::uint32_t kLocationGroups = 8;
   const int self = this_process(), processes = process_count();
-  CandidateSums sums(slice.cuts.locations, groups.groups());
-  std::vector<Candidate> all;
-  if (self > 0) {
-    In(receive_bytes(self - 1), "the candidate root causes so far").vector(all);
-    sums.take_over(all);
-  }
+  const auto locations = static_cast<std::uint32_t>(slice.cuts.locations);
+  const std::uint32_t per_group = (locations + kLocationGroups - 1) / kLocationGroups;
+  CandidateSums sums(locations, groups.groups());
   const DelayCosts& costs = delay.slice->costs();
   const DelayWindow& window = delay.slice->window();
-  for_costed_calls(slice, delay, [&](std::uint32_t loc, std::uint32_t, std::uint32_t r) {
-    sums.at_location(loc);
-    const std::uint32_t type = window.type[r];
-    sums.add(type, groups.of_type[type], window.segment[r], costs.short_term[r], costs.long_term[r],
-             costs.largest_charge[r]);
-  });
-  std::vector<char> bytes;
-  Out(bytes).vector(sums.all());
   const int last = processes - 1;
-  if (self < last) send_bytes(bytes.data(), bytes.size(), self + 1);
+  std::vector<Candidate> all;
+  for (std::uint32_t first = 0; first < locations; first += per_group) {
+    const std::uint32_t end = std::min(locations, first + per_group);
+    if (self > 0) {
+      std::vector<Candidate> earlier;
+      In(receive_bytes(self - 1), "the candidate root causes so far").vector(earlier);
+      sums.take_over(earlier);
+    }
+    for_costed_calls(slice, delay, first, end,
+                     [&](std::uint32_t loc, std::uint32_t, std::uint32_t r) {
+                       sums.at_location(loc);
+                       const std::uint32_t type = window.type[r];
+                       sums.add(type, groups.of_type[type], window.segment[r], costs.short_term[r],
+                                costs.long_term[r], costs.largest_charge[r]);
+                     });
+    if (self < last) {
+      std::vector<char> bytes;
+      Out(bytes).vector(sums.of_locations(first, end));
+      send_bytes(bytes.data(), bytes.size(), self + 1);
+    }
+  }
+  std::vector<char> bytes;
+  if (self == last) Out(bytes).vector(sums.all());
   if (self == last && self > 0) send_bytes(bytes.data(), bytes.size(), 0);
   if (self == 0 && last > 0) bytes = receive_bytes(last);
   broadcast_bytes(bytes);

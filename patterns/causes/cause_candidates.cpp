@@ -37,9 +37,13 @@ void CandidateSums::at_location(std::uint32_t loc) {
 }
 
 std::vector<Candidate> CandidateSums::all() const {
+  return of_locations(0, by_location_.size());
+}
+
+std::vector<Candidate> CandidateSums::of_locations(std::size_t first, std::size_t end) const {
   std::vector<Candidate> out;
-  for (const std::vector<Candidate>& mine : by_location_)
-    out.insert(out.end(), mine.begin(), mine.end());
+  for (std::size_t loc = first; loc < std::min(end, by_location_.size()); ++loc)
+    out.insert(out.end(), by_location_[loc].begin(), by_location_[loc].end());
   return out;
 }
 

@@ -73,6 +73,8 @@ class CandidateSums {
 
   // Every location's candidates, location by location.
   std::vector<Candidate> all() const;
+  // Those of locations [first, end).
+  std::vector<Candidate> of_locations(std::size_t first, std::size_t end) const;
   // Takes over the sums another holder of some calls made before (as a divided analysis's
   // processes hand them on), which this one goes on adding to.
   void take_over(const std::vector<Candidate>& earlier);
