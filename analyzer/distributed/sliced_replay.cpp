@@ -4,12 +4,25 @@
 
 namespace collwrap {
 
-std::uint32_t SliceIndex::location_of(std::uint32_t g) const {
-  return facts_.location_of(g);
+SliceIndex::SliceIndex(const WholeTraceFacts& facts, const SliceCuts& cuts)
+    : facts_(facts), cuts_(cuts) {
+  const std::uint32_t calls = facts.loc_first_call.empty() ? 0 : facts.loc_first_call.back();
+  block_location_.resize((calls >> kBlockBits) + 1);
+  for (std::size_t b = 0; b < block_location_.size(); ++b)
+    block_location_[b] = facts.location_of(static_cast<std::uint32_t>(b << kBlockBits));
 }
 
-std::uint32_t SliceIndex::slice_of(std::uint32_t g) const {
-  const std::uint32_t loc = location_of(g);
+std::uint32_t SliceIndex::location_of(std::uint32_t g) const {
+  const std::size_t block = g >> kBlockBits;
+  if (block >= block_location_.size()) return facts_.location_of(g);
+  // The last location whose first call is at or before g, as facts_.location_of finds.
+  const std::vector<std::uint32_t>& first = facts_.loc_first_call;
+  std::uint32_t loc = block_location_[block];
+  while (loc + 1 < first.size() && first[loc + 1] <= g) ++loc;
+  return loc;
+}
+
+std::uint32_t SliceIndex::slice_at(std::uint32_t g, std::uint32_t loc) const {
   // The last slice whose first call on the location is at or before g: the slices between
   // are empty there.
   std::size_t low = 0, high = cuts_.slices();  // row(low) <= g < row(high)
@@ -21,7 +34,8 @@ std::uint32_t SliceIndex::slice_of(std::uint32_t g) const {
 }
 
 std::uint32_t SliceIndex::entered_in(std::uint32_t g) const {
-  return g == facts_.loc_first_call[location_of(g)] ? 0 : slice_of(g - 1);
+  const std::uint32_t loc = location_of(g);
+  return g == facts_.loc_first_call[loc] ? 0 : slice_at(g - 1, loc);
 }
 
 std::pair<std::uint32_t, std::uint32_t> SliceIndex::entered_calls(std::uint32_t s,

@@ -147,6 +147,21 @@ TEST(SlicedReplay, TheCallsASliceEntersAreThoseItsIndexSaysItEnters) {
 
 // A message sent in the first slice and received in the third: its send's Enter, and its
 // compute segment, go through the second slice's process.
+// The index finds a call's location from its block of calls: the same location as a search of
+// every location's first call, with empty locations anywhere, locations shorter and longer
+// than a block, and a location that ends at a block's edge.
+TEST(SlicedReplay, TheIndexFindsEveryCallsLocationAsTheFactsDo) {
+  WholeTraceFacts facts;
+  facts.loc_first_call = {0, 0, 3, 4096, 4096, 4097, 20000, 20000, 20001, 40960, 40960};
+  // One slice: row 0 the locations' first calls, row 1 their ends.
+  SliceCuts cuts{facts.loc_first_call.size() - 1, {}};
+  cuts.first.assign(facts.loc_first_call.begin(), facts.loc_first_call.end() - 1);
+  cuts.first.insert(cuts.first.end(), facts.loc_first_call.begin() + 1, facts.loc_first_call.end());
+  const SliceIndex index(facts, cuts);
+  for (std::uint32_t g = 0; g <= 40960 + 5000; ++g)
+    ASSERT_EQ(index.location_of(g), facts.location_of(g)) << "call " << g;
+}
+
 TEST(SlicedReplay, AMessageInFlightAcrossTwoCutsIsHandedOnTwice) {
   TraceBuilder b(3);
   for (int r = 0; r < 3; ++r) b.call(r, "MPI_Init", 0, 10, "v.c", 1);
