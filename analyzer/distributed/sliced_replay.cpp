@@ -159,17 +159,6 @@ GraphRows rows_between(const GraphRows& rows, std::uint32_t first, std::uint32_t
   return out;
 }
 
-// The members of instance i among `members` (sorted by instance).
-std::span<const GraphRows::Member> members_of(const std::vector<GraphRows::Member>& members,
-                                              std::uint32_t i) {
-  const auto [from, to] =
-      std::equal_range(members.begin(), members.end(), GraphRows::Member{i, 0, 0},
-                       [](const GraphRows::Member& a, const GraphRows::Member& b) {
-                         return a.instance < b.instance;
-                       });
-  return {from, to};
-}
-
 }  // namespace
 
 SliceRows rows_for_slice(const GraphRows& rows, const LocationRange& held, const SliceCuts& cuts,
@@ -210,7 +199,9 @@ void for_each_read_call(const SliceRows& rows, const SliceCuts& cuts, std::size_
                         const SliceIndex& index, Read&& read) {
   const auto here = static_cast<std::uint32_t>(s);
   const auto read_other = [&](std::uint32_t g) { read(g, index.entered_in(g)); };
-  std::vector<std::uint32_t> instances;
+  // The instances waited for, marked rather than listed: every member's call lists its
+  // instance, and a list of them all took longer to sort than the rest of this to read.
+  std::vector<char> waited_for;
   for (std::size_t loc = 0; loc < cuts.locations; ++loc) {
     const GraphRows& r = rows.locations[loc];
     const std::uint32_t first = cuts.row(s)[loc], next = cuts.row(s + 1)[loc];
@@ -220,18 +211,22 @@ void for_each_read_call(const SliceRows& rows, const SliceCuts& cuts, std::size_
         read_other(g);
       else
         read(g, here);
-      for (std::uint32_t k = r.gate_first[row]; k < r.gate_first[row + 1]; ++k)
-        if (!(r.gates[k] & kCollectiveGate))
+      for (std::uint32_t k = r.gate_first[row]; k < r.gate_first[row + 1]; ++k) {
+        if (!(r.gates[k] & kCollectiveGate)) {
           read_other(r.gates[k]);
-        else
-          instances.push_back(r.gates[k] & ~kCollectiveGate);
+          continue;
+        }
+        const std::uint32_t i = r.gates[k] & ~kCollectiveGate;
+        if (i >= waited_for.size())
+          waited_for.resize(std::max<std::size_t>(i + 1, 2 * waited_for.size()));
+        waited_for[i] = 1;
+      }
     }
   }
-  std::sort(instances.begin(), instances.end());
-  instances.erase(std::unique(instances.begin(), instances.end()), instances.end());
-  for (const std::uint32_t i : instances)
-    for (const GraphRows::Member& m : members_of(rows.members, i))
-      if (m.call != kNone) read_other(m.call);
+  // The members, by instance.
+  for (const GraphRows::Member& m : rows.members)
+    if (m.instance < waited_for.size() && waited_for[m.instance] && m.call != kNone)
+      read_other(m.call);
 }
 
 }  // namespace
