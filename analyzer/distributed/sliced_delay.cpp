@@ -7,13 +7,6 @@
 namespace collwrap {
 namespace {
 
-// The process whose share holds location `loc`.
-std::size_t holder_of(const std::vector<LocationRange>& shares, std::uint32_t loc) {
-  for (std::size_t p = 0; p < shares.size(); ++p)
-    if (shares[p].contains(loc)) return p;
-  throw std::invalid_argument("a location no process holds");
-}
-
 // The held locations that exist, [first, end).
 std::size_t held_end(const LocationRange& held, const WholeTraceFacts& facts) {
   return std::min(held.end, facts.loc_first_call.size() - 1);

@@ -1,8 +1,15 @@
 #include "sliced_replay.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace collwrap {
+
+std::size_t holder_of(const std::vector<LocationRange>& shares, std::uint32_t loc) {
+  for (std::size_t p = 0; p < shares.size(); ++p)
+    if (shares[p].contains(loc)) return p;
+  throw std::invalid_argument("a location no process holds");
+}
 
 SliceIndex::SliceIndex(const WholeTraceFacts& facts, const SliceCuts& cuts)
     : facts_(facts), cuts_(cuts) {

@@ -32,6 +32,9 @@
 
 namespace collwrap {
 
+// The process whose share holds location `loc`.
+std::size_t holder_of(const std::vector<LocationRange>& shares, std::uint32_t loc);
+
 // The slice of a global call and the slice that enters it, from the cuts.
 class SliceIndex {
  public:

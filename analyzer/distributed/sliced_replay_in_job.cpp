@@ -206,8 +206,9 @@ std::vector<TimeNs> type_time_in_job(const GraphRows& mine, std::size_t types) {
 // Frees what the steps after the slicing do not read of the share: the matching, the digests,
 // the other locations' ghosts, and of this process's locations all but what the delay
 // costs' synchronization intervals and the what-if questions read (each call's call site and
-// ops, of the ops their kind and peer).
-void release_share_for_sliced_steps(HeldShare& held) {
+// ops, of the ops their kind and peer). With `keep_enters`, the calls' Enters stay, for
+// recorded_enters_in_job, which frees them.
+void release_share_for_sliced_steps(HeldShare& held, bool keep_enters) {
   held.matching = {};
   held.digests.reset();
   Trace& trace = held.part.trace;
@@ -217,7 +218,7 @@ void release_share_for_sliced_steps(HeldShare& held) {
       l = l.definition_only();
       continue;
     }
-    std::vector<TimeNs>().swap(l.call_enter);
+    if (!keep_enters) std::vector<TimeNs>().swap(l.call_enter);
     std::vector<TimeNs>().swap(l.call_leave);
     std::vector<std::uint32_t>().swap(l.call_region);
   }
@@ -225,6 +226,55 @@ void release_share_for_sliced_steps(HeldShare& held) {
   held.part.origin_call = {};
   held.part.origin_op = {};
   pass_freed_memory_to_next_stage();
+}
+
+// The Enters as recorded of `calls` (global ids, ascending), from their holders, in that order:
+// K - 1 rounds of one partner each way. The holders then free their locations' Enters.
+SliceHandover recorded_enters_in_job(HeldShare& held, const WholeTraceFacts& facts,
+                                     const std::vector<std::uint32_t>& calls) {
+  const int self = this_process(), processes = process_count();
+  std::vector<std::vector<std::uint32_t>> asked(static_cast<std::size_t>(processes));
+  for (const std::uint32_t g : calls)
+    asked[holder_of(held.shares, facts.location_of(g))].push_back(g);
+  const Trace& trace = held.part.trace;
+  const auto answer = [&](const std::vector<std::uint32_t>& questions) {
+    std::vector<TimeNs> enters;
+    for (const std::uint32_t g : questions) {
+      const std::uint32_t loc = facts.location_of(g);
+      if (!held.part.held.contains(loc) ||
+          g - facts.loc_first_call[loc] >= trace.locations[loc].call_enter.size())
+        throw std::runtime_error("asked for the Enter of a call this process does not hold");
+      enters.push_back(trace.locations[loc].call_enter[g - facts.loc_first_call[loc]]);
+    }
+    return enters;
+  };
+  std::vector<std::vector<TimeNs>> answers(asked.size());
+  answers[static_cast<std::size_t>(self)] = answer(asked[static_cast<std::size_t>(self)]);
+  for (int round = 1; round < processes; ++round) {
+    const int to = (self + round) % processes, from = (self - round + processes) % processes;
+    std::vector<std::uint32_t> theirs;
+    In(swap_bytes(calls_bytes(asked[static_cast<std::size_t>(to)]), to, from),
+       "the calls whose recorded Enters are asked for")
+        .vector(theirs);
+    std::vector<char> bytes;
+    Out(bytes).vector(answer(theirs));
+    In(swap_bytes(bytes, from, to), "the recorded Enters asked for")
+        .vector(answers[static_cast<std::size_t>(to)]);
+  }
+  for (std::size_t loc = held.part.held.first;
+       loc < std::min(held.part.held.end, held.part.trace.locations.size()); ++loc)
+    std::vector<TimeNs>().swap(held.part.trace.locations[loc].call_enter);
+  // Each holder's in ascending order: merged back into the order of `calls`.
+  SliceHandover out;
+  out.reserve(calls.size());
+  std::vector<std::size_t> next(asked.size(), 0);
+  for (const std::uint32_t g : calls) {
+    const std::size_t p = holder_of(held.shares, facts.location_of(g));
+    if (next[p] >= answers[p].size())
+      throw std::runtime_error("fewer recorded Enters answered than asked for");
+    out.emplace_back(g, answers[p][next[p]++]);
+  }
+  return out;
 }
 
 }  // namespace
@@ -260,7 +310,8 @@ JobSlice slice_in_job(const MpiJob& job, HeldShare& held, unsigned threads) {
       instants_in_job(leave_samples(facts, held.part.held, recorded), static_cast<int>(processes)),
       recorded);
   allreduce(slice.cuts.first, MPI_UINT32_T, MPI_MAX);
-  release_share_for_sliced_steps(held);
+  // The Enters stay until the calls handed over between the slices are known (below).
+  release_share_for_sliced_steps(held, /*keep_enters=*/true);
   const SliceIndex index(facts, slice.cuts);
   GatedSlices gated = gated_slices(mine, index, facts.instances());
   allreduce(gated.lowest, MPI_UINT32_T, MPI_MIN);
@@ -277,7 +328,10 @@ JobSlice slice_in_job(const MpiJob& job, HeldShare& held, unsigned threads) {
   int replayable = reads.replayable;
   MPI_Allreduce(MPI_IN_PLACE, &replayable, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   slice.refused = !replayable;
-  if (slice.refused) return slice;
+  if (slice.refused) {
+    release_share_for_sliced_steps(held, false);
+    return slice;
+  }
 
   // From the last slice to the first: the calls each slice's process hands the next.
   const int rank = static_cast<int>(self);
@@ -288,6 +342,7 @@ JobSlice slice_in_job(const MpiJob& job, HeldShare& held, unsigned threads) {
     const std::vector<char> bytes = calls_bytes(slice.handed_in);
     send_bytes(bytes.data(), bytes.size(), rank - 1);
   }
+  slice.recorded_handed_in = recorded_enters_in_job(held, facts, slice.handed_in);
   // From the first to the last: the compute segments of the handed calls.
   if (self > 0) In(receive_bytes(rank - 1), "the handed calls' segments").vector(rows.handed);
   if (self + 1 < processes) {
@@ -363,15 +418,38 @@ TimeNs replay_in_job(JobSlice& slice, const ReplayOptions& options, std::uint64_
 
 RecordedAndIdeal replay_recorded_and_ideal_in_job(JobSlice& slice) {
   RecordedAndIdeal out;
+  const int self = this_process(), processes = process_count();
+  // The replay as recorded gives the recorded times wherever the clock condition holds (as
+  // after the clock repair): so each process but the first replays its slice as recorded
+  // at once, from the recorded Enters of the calls it is handed, while the replays on an
+  // ideal network go from process to process. Once the slice before hands over its Enters
+  // as replayed, a slice whose guess was wrong is replayed again from them. At 10^8 events
+  // with -np 2 the first process replays on an ideal network while the second replays as
+  // recorded, then the other way round: two steps where the pipeline took three.
+  const ReplaySlice& here = *slice.replay;
+  SliceHandover recorded_out;
+  if (self > 0)
+    recorded_out =
+        replay_slice(here.part, slice.replay->times, {}, slice.recorded_handed_in, slice.handed_on);
   {
-    // Freed before the replay as recorded makes its tables, which take its place. (Side by
-    // side on two threads, the two took as long as this pipeline at 10^8 events with -np 2:
-    // a replay waits on the memory, which two replays on one node share.)
+    // Freed before the first process's replay as recorded makes its tables. (Side by side on
+    // two threads, the two replays took as long as one after the other at 10^8 events with
+    // -np 2: a replay waits on the memory, which two replays on one node share.)
     ReplayTimes ideal;
     replay_handed_on(slice, {NetworkModel::Ideal, {}}, ideal);
     out.ideal = PopTimes::of_slice(slice, ideal);
   }
-  replay_handed_on(slice, {}, slice.replay->times);
+  if (self == 0) {
+    recorded_out = replay_slice(here.part, slice.replay->times, {}, {}, slice.handed_on);
+  } else {
+    const SliceHandover handed = read_call_times(receive_bytes(self - 1), "the Enters handed over");
+    if (handed != slice.recorded_handed_in)
+      recorded_out = replay_slice(here.part, slice.replay->times, {}, handed, slice.handed_on);
+  }
+  if (self + 1 < processes) {
+    const std::vector<char> bytes = call_times_bytes(recorded_out);
+    send_bytes(bytes.data(), bytes.size(), self + 1);
+  }
   out.ideal.share();
   std::tie(out.recorded_end, out.broken_gates) = replayed_run(slice.replay->times);
   out.recorded = PopTimes::of_slice(slice, slice.replay->times);

@@ -25,6 +25,7 @@ struct JobSlice {
   SliceCuts cuts;                        // the job's, every process's alike
   bool refused = false;                  // the clock condition does not allow the cut: no graph
   std::vector<std::uint32_t> handed_in;  // the calls whose Enters the slice before hands over
+  SliceHandover recorded_handed_in;      // their Enters as recorded, in that order
   std::vector<std::uint32_t> handed_on;  // those this slice hands the next
   std::vector<PopLocation> pop;          // every main thread's, in location order
   // The compute segment types as the whole trace numbers them (without type_of_call: the
