@@ -109,6 +109,57 @@ TEST(SlicedReplay, AReplayForItsEndAloneIsTheFullReplayWithoutWhomCallsWaitedFor
     }
 }
 
+// A job's processes replay their slices as recorded at once, from the recorded Enters of the
+// calls they are handed (the replay as recorded gives the recorded times where the clock
+// condition holds), and again, into the same tables, where the slice before hands over other
+// Enters. Either way each slice's times are the whole replay's. The recorded Enters are what
+// is handed over on most divisions of the test traces (some of which break the clock condition
+// on purpose): both ways are taken.
+TEST(SlicedReplay, ASliceReplayedAsRecordedFromItsCallsRecordedEntersStandsOrIsMadeAgain) {
+  std::size_t guesses = 0, right = 0;
+  for (const Trace& whole : sliced_test_traces())
+    for (unsigned processes = 2; processes <= whole.locations.size(); ++processes) {
+      SCOPED_TRACE(std::to_string(processes) + " processes");
+      const PlayedJob job = play_job(whole, split_locations(events_per_location(whole), processes),
+                                     Digests::Made, {});
+      if (job.refused) continue;
+      const ReplayGraph graph = build_replay_graph(whole, match_trace(whole, 1));
+      const ReplayTimes expected = replay_trace(graph, {});
+      const auto recorded_enter = [&](std::uint32_t g) {
+        const auto loc = static_cast<std::uint32_t>(
+            std::upper_bound(graph.loc_first_call.begin(), graph.loc_first_call.end(), g) -
+            graph.loc_first_call.begin() - 1);
+        return whole.locations[loc].call_enter[g - graph.loc_first_call[loc]];
+      };
+      SliceHandover handed;
+      for (std::size_t s = 0; s < job.slices.size(); ++s) {
+        const SliceGraph& part = job.slices[s].part;
+        SliceHandover guess, wrong;
+        for (const std::uint32_t g : job.handed[s]) {
+          guess.emplace_back(g, recorded_enter(g));
+          wrong.emplace_back(g, recorded_enter(g) - 1000);
+        }
+        ReplayTimes times;
+        replay_slice(part, times, {}, wrong, job.handed[s + 1]);
+        if (s > 0) {
+          ++guesses;
+          right += guess == handed;
+        }
+        handed = replay_slice(part, times, {}, handed, job.handed[s + 1]);
+        for (std::uint32_t loc = 0; loc < job.cuts.locations; ++loc)
+          for (std::uint32_t c = part.from[loc]; c < part.to[loc]; ++c) {
+            const std::uint32_t waited = times.waited_for[c];
+            ASSERT_EQ(times.enter[c], expected.enter[part.global[c]]) << "slice " << s;
+            ASSERT_EQ(waited == kNone ? kNone : part.global[waited],
+                      expected.waited_for[part.global[c]])
+                << "slice " << s;
+          }
+      }
+    }
+  EXPECT_GT(right, 0u);
+  EXPECT_LT(right, guesses);
+}
+
 // The calls of a location a slice enters, as a range, are those whose entered_in is that slice:
 // on every division of the traces, and where instants leave slices empty on some locations
 // (two instants at the same time; one before any Leave, one after every Leave).
