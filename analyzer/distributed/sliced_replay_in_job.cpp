@@ -357,27 +357,13 @@ JobSlice slice_in_job(const MpiJob& job, HeldShare& held, unsigned threads) {
 
 namespace {
 
-// Replays this process's slice with replay(in) from the Enters `in` the slice before hands
-// over, and hands the next what it returns at once: a process that replays several runs goes
-// on to the next while the later processes replay this one.
+// Replays this process's slice `count` times, replay(i, in) from the Enters `in` the slice
+// before hands over for replay i, side by side on `threads` threads, and hands the next what
+// each returns at once: a process that replays several runs goes on to the next while the
+// later processes replay these. The Enters come and go in the order of the replays, so that
+// neighbours replaying fewer at a time (fewer threads) read and send them alike.
 template <typename Replay>
-void handed_on(Replay&& replay) {
-  const int self = this_process(), processes = process_count();
-  SliceHandover in;
-  if (self > 0) in = read_call_times(receive_bytes(self - 1), "the Enters handed over");
-  const SliceHandover out = replay(in);
-  if (self + 1 < processes) {
-    const std::vector<char> bytes = call_times_bytes(out);
-    send_bytes(bytes.data(), bytes.size(), self + 1);
-  }
-}
-
-// handed_on of `count` replays at once, replay(i, in) side by side on `threads` threads: what
-// the slice before hands over for each comes in the order of the replays, and the next gets
-// theirs in that order, as from handed_on one replay after another (a neighbour on fewer
-// threads does so).
-template <typename Replay>
-void handed_on_side_by_side(std::size_t count, unsigned threads, Replay&& replay) {
+void handed_on(std::size_t count, unsigned threads, Replay&& replay) {
   const int self = this_process(), processes = process_count();
   std::vector<SliceHandover> in(count), out(count);
   if (self > 0)
@@ -393,7 +379,7 @@ void handed_on_side_by_side(std::size_t count, unsigned threads, Replay&& replay
 
 // handed_on of a full replay of this process's slice into `times`.
 void replay_handed_on(const JobSlice& slice, const ReplayOptions& options, ReplayTimes& times) {
-  handed_on([&](const SliceHandover& in) {
+  handed_on(1, 1, [&](std::size_t, const SliceHandover& in) {
     return replay_slice(slice.replay->part, times, options, in, slice.handed_on);
   });
 }
@@ -593,7 +579,7 @@ std::vector<TimeNs> replay_questions_in_job(
   std::vector<std::vector<TimeNs>> enter(together);
   for (std::size_t first = 0; first < here.size(); first += together) {
     const std::size_t count = std::min(together, here.size() - first);
-    handed_on_side_by_side(count, slice.threads, [&](std::size_t i, const SliceHandover& in) {
+    handed_on(count, slice.threads, [&](std::size_t i, const SliceHandover& in) {
       return replay_slice_end(slice.replay->part, enter[i], ends[first + i],
                               {NetworkModel::AsRecorded, here[first + i]}, in, slice.handed_on);
     });
