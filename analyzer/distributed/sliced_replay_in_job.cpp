@@ -3,7 +3,9 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <limits>
+#include <span>
 #include <stdexcept>
 
 #include "byte_exchange.h"
@@ -357,19 +359,26 @@ JobSlice slice_in_job(const MpiJob& job, HeldShare& held, unsigned threads) {
 
 namespace {
 
-// Replays this process's slice `count` times, replay(i, in) from the Enters `in` the slice
-// before hands over for replay i, side by side on `threads` threads, and hands the next what
-// each returns at once: a process that replays several runs goes on to the next while the
-// later processes replay these. The Enters come and go in the order of the replays, so that
-// neighbours replaying fewer at a time (fewer threads) read and send them alike.
+// Replays this process's slice `count` times, in passes of up to `per_pass` replays side by
+// side on `threads` threads: replay(first, in, out) runs replays first, first + 1, ... from the
+// Enters in[i] the slice before hands over for each and puts what each hands the next in
+// out[i]. The whole lot is then handed on at once: a process that replays several goes on to
+// the next while the later processes replay these. The Enters come and go in the order of the
+// replays, so that neighbours replaying fewer at a time (fewer threads) read and send them
+// alike.
 template <typename Replay>
-void handed_on(std::size_t count, unsigned threads, Replay&& replay) {
+void handed_on(std::size_t count, std::size_t per_pass, unsigned threads, Replay&& replay) {
   const int self = this_process(), processes = process_count();
   std::vector<SliceHandover> in(count), out(count);
   if (self > 0)
     for (SliceHandover& h : in)
       h = read_call_times(receive_bytes(self - 1), "the Enters handed over");
-  parallel_for(count, threads, [&](std::size_t i) { out[i] = replay(i, in[i]); });
+  const std::size_t passes = (count + per_pass - 1) / per_pass;
+  parallel_for(passes, threads, [&](std::size_t pass) {
+    const std::size_t first = pass * per_pass, n = std::min(per_pass, count - first);
+    replay(first, std::span<const SliceHandover>(in).subspan(first, n),
+           std::span<SliceHandover>(out).subspan(first, n));
+  });
   if (self + 1 < processes)
     for (const SliceHandover& h : out) {
       const std::vector<char> bytes = call_times_bytes(h);
@@ -379,9 +388,10 @@ void handed_on(std::size_t count, unsigned threads, Replay&& replay) {
 
 // handed_on of a full replay of this process's slice into `times`.
 void replay_handed_on(const JobSlice& slice, const ReplayOptions& options, ReplayTimes& times) {
-  handed_on(1, 1, [&](std::size_t, const SliceHandover& in) {
-    return replay_slice(slice.replay->part, times, options, in, slice.handed_on);
-  });
+  handed_on(1, 1, 1,
+            [&](std::size_t, std::span<const SliceHandover> in, std::span<SliceHandover> out) {
+              out[0] = replay_slice(slice.replay->part, times, options, in[0], slice.handed_on);
+            });
 }
 
 // The run's end and the dependencies ignored to resolve a cycle, of every process's slice.
@@ -574,15 +584,25 @@ std::vector<TimeNs> replay_questions_in_job(
     const JobSlice& slice, const std::vector<std::vector<ScaledSegment>>& changes) {
   const std::vector<std::vector<ScaledSegment>> here = changes_in_job(slice, changes);
   std::vector<TimeNs> ends(here.size(), 0);
-  // As many questions at a time as the process has threads, each replay with its Enters.
-  const std::size_t together = worker_count(slice.threads, here.size());
-  std::vector<std::vector<TimeNs>> enter(together);
-  for (std::size_t first = 0; first < here.size(); first += together) {
-    const std::size_t count = std::min(together, here.size() - first);
-    handed_on(count, slice.threads, [&](std::size_t i, const SliceHandover& in) {
-      return replay_slice_end(slice.replay->part, enter[i], ends[first + i],
-                              {NetworkModel::AsRecorded, here[first + i]}, in, slice.handed_on);
-    });
+  // Passes of kReplayLanes questions, which share the work of finding the next call, as many
+  // side by side as the process has threads; each lane with its table of Enters.
+  const std::size_t passes = (here.size() + kReplayLanes - 1) / kReplayLanes;
+  const std::size_t together = worker_count(slice.threads, passes);
+  std::vector<std::vector<TimeNs>> enter(together * kReplayLanes);
+  for (std::size_t first = 0; first < here.size(); first += together * kReplayLanes) {
+    const std::size_t count = std::min(together * kReplayLanes, here.size() - first);
+    handed_on(count, kReplayLanes, slice.threads,
+              [&](std::size_t i, std::span<const SliceHandover> in, std::span<SliceHandover> out) {
+                const std::span<const std::vector<ScaledSegment>> asked(here.data() + first + i,
+                                                                        in.size());
+                std::array<std::span<const ScaledSegment>, kReplayLanes> scaled;
+                std::copy(asked.begin(), asked.end(), scaled.begin());
+                const std::vector<SliceHandover> handed = replay_slice_ends(
+                    slice.replay->part, std::span(scaled.data(), in.size()), in, slice.handed_on,
+                    std::span(ends).subspan(first + i, in.size()),
+                    std::span(enter).subspan(i, in.size()));
+                std::copy(handed.begin(), handed.end(), out.begin());
+              });
   }
   allreduce(ends, MPI_INT64_T, MPI_MAX);
   return ends;

@@ -109,27 +109,51 @@ SliceHandover replay_slice(ReplaySlice& here, const ReplayOptions& options, cons
 
 namespace {
 
-// replay_slice into `enter`, and into `full` when given (a full replay's times); the slice's
-// latest Leave into `end`.
-SliceHandover replay_slice_into(const SliceGraph& part, std::vector<TimeNs>& enter,
-                                ReplayTimes* full, TimeNs& end, const ReplayOptions& options,
-                                const SliceHandover& in, std::span<const std::uint32_t> hand_on) {
-  std::vector<ScaledSegment> scaled_here;
-  for (const ScaledSegment& scaled : options.scaled_segments)
-    if (const std::uint32_t c = part.local(scaled.call);
+// The scaled segments of `scaled` (by global call) that the slice's own calls begin, by local
+// call.
+std::vector<ScaledSegment> scaled_in_slice(const SliceGraph& part,
+                                           std::span<const ScaledSegment> scaled) {
+  std::vector<ScaledSegment> here;
+  for (const ScaledSegment& s : scaled)
+    if (const std::uint32_t c = part.local(s.call);
         c != kNone && c < part.graph.loc_first_call.back())
-      scaled_here.push_back({c, scaled.factor});
-  const std::array<std::span<const ScaledSegment>, 1> lanes{scaled_here};
-  Handover<1> handed;
-  for (const auto& [call, time] : in) handed.push_back({part.local(call), {time}});
-  Replayer<1> replayer(part.graph, options.network, lanes,
-                       std::span<std::vector<TimeNs>, 1>(&enter, 1), full);
-  end = replayer.run_slice(part.from, part.to, handed)[0];
+      here.push_back({c, s.factor});
+  return here;
+}
+
+// L replays of one slice in one pass, lane i from in[i] into enter[i], and into `full` when
+// given (L = 1: a full replay's times); lane i's latest Leave into ends[i]. Returns each lane's
+// Enters of `hand_on`.
+template <std::size_t L>
+std::vector<SliceHandover> replay_slice_lanes(
+    const SliceGraph& part, std::span<const std::span<const ScaledSegment>> scaled,
+    NetworkModel network, std::span<const SliceHandover> in, std::span<const std::uint32_t> hand_on,
+    std::span<TimeNs> ends, std::span<std::vector<TimeNs>> enter, ReplayTimes* full) {
+  std::array<std::vector<ScaledSegment>, L> scaled_here;
+  std::array<std::span<const ScaledSegment>, L> lanes;
+  for (std::size_t lane = 0; lane < L; ++lane)
+    lanes[lane] = scaled_here[lane] = scaled_in_slice(part, scaled[lane]);
+  // Every lane is handed the Enters of the same calls (those the slice before hands on).
+  Handover<L> handed;
+  handed.reserve(in[0].size());
+  for (std::size_t k = 0; k < in[0].size(); ++k) {
+    replay_engine::LaneTimes<L> times;
+    for (std::size_t lane = 0; lane < L; ++lane) {
+      if (in[lane].size() != in[0].size() || in[lane][k].first != in[0][k].first)
+        throw std::invalid_argument("replay_slice_ends: the lanes were handed different calls");
+      times[lane] = in[lane][k].second;
+    }
+    handed.push_back({part.local(in[0][k].first), times});
+  }
+  Replayer<L> replayer(part.graph, network, lanes, enter.template first<L>(), full);
+  const replay_engine::LaneTimes<L> end = replayer.run_slice(part.from, part.to, handed);
+  std::copy_n(end.begin(), L, ends.begin());
   std::vector<std::uint32_t> local_calls;
   for (const std::uint32_t c : hand_on) local_calls.push_back(part.local(c));
-  SliceHandover out;
-  for (const auto& [call, time] : replayer.hand_over(local_calls))
-    out.emplace_back(part.global[call], time[0]);
+  std::vector<SliceHandover> out(L);
+  for (const auto& [call, times] : replayer.hand_over(local_calls))
+    for (std::size_t lane = 0; lane < L; ++lane)
+      out[lane].emplace_back(part.global[call], times[lane]);
   return out;
 }
 
@@ -137,13 +161,34 @@ SliceHandover replay_slice_into(const SliceGraph& part, std::vector<TimeNs>& ent
 
 SliceHandover replay_slice(const SliceGraph& part, ReplayTimes& times, const ReplayOptions& options,
                            const SliceHandover& in, std::span<const std::uint32_t> hand_on) {
-  return replay_slice_into(part, times.enter, &times, times.end, options, in, hand_on);
+  const std::array<std::span<const ScaledSegment>, 1> scaled{options.scaled_segments};
+  return std::move(replay_slice_lanes<1>(part, scaled, options.network, std::span(&in, 1), hand_on,
+                                         std::span(&times.end, 1), std::span(&times.enter, 1),
+                                         &times)[0]);
 }
 
-SliceHandover replay_slice_end(const SliceGraph& part, std::vector<TimeNs>& enter, TimeNs& end,
-                               const ReplayOptions& options, const SliceHandover& in,
-                               std::span<const std::uint32_t> hand_on) {
-  return replay_slice_into(part, enter, nullptr, end, options, in, hand_on);
+std::vector<SliceHandover> replay_slice_ends(const SliceGraph& part,
+                                             std::span<const std::span<const ScaledSegment>> scaled,
+                                             std::span<const SliceHandover> in,
+                                             std::span<const std::uint32_t> hand_on,
+                                             std::span<TimeNs> ends,
+                                             std::span<std::vector<TimeNs>> enter) {
+  if (in.size() != scaled.size() || ends.size() != scaled.size() || enter.size() < scaled.size())
+    throw std::invalid_argument(
+        "replay_slice_ends: a handover, an end and an Enter table per list of scaled segments");
+  static_assert(kReplayLanes == 2);
+  switch (scaled.size()) {
+    case 0:
+      return {};
+    case 1:
+      return replay_slice_lanes<1>(part, scaled, NetworkModel::AsRecorded, in, hand_on, ends, enter,
+                                   nullptr);
+    case 2:
+      return replay_slice_lanes<2>(part, scaled, NetworkModel::AsRecorded, in, hand_on, ends, enter,
+                                   nullptr);
+    default:
+      throw std::invalid_argument("replay_slice_ends: more lanes than kReplayLanes");
+  }
 }
 
 std::vector<ReplaySlice> replay_slices(const ReplayGraph& graph, const SliceCuts& cuts,

@@ -99,12 +99,17 @@ SliceHandover replay_slice(ReplaySlice& here, const ReplayOptions& options, cons
 // The same into `times`, for replays whose times are kept apart from the slice's.
 SliceHandover replay_slice(const SliceGraph& part, ReplayTimes& times, const ReplayOptions& options,
                            const SliceHandover& in, std::span<const std::uint32_t> hand_on);
-// The same for a replay whose end alone is wanted (a what-if question's): its Enters go to
-// `enter` and the slice's latest Leave to `end`; whom each call waited for is not kept, which
-// spares a write per call and 4 bytes per call of the slice.
-SliceHandover replay_slice_end(const SliceGraph& part, std::vector<TimeNs>& enter, TimeNs& end,
-                               const ReplayOptions& options, const SliceHandover& in,
-                               std::span<const std::uint32_t> hand_on);
+// The same for replays as recorded whose ends alone are wanted (what-if questions'), up to
+// kReplayLanes in one pass, which shares the work of finding the next call: lane i with the
+// changed segments scaled[i] (by global call), from in[i], its Enters into enter[i] and the
+// slice's latest Leave into ends[i]. Whom each call waited for is not kept, which spares a
+// write per call and 4 bytes per call of the slice. Returns each lane's Enters of `hand_on`.
+std::vector<SliceHandover> replay_slice_ends(const SliceGraph& part,
+                                             std::span<const std::span<const ScaledSegment>> scaled,
+                                             std::span<const SliceHandover> in,
+                                             std::span<const std::uint32_t> hand_on,
+                                             std::span<TimeNs> ends,
+                                             std::span<std::vector<TimeNs>> enter);
 
 // The replay of `options`, slice after slice, each from its own graph and only what the slices
 // before hand on. Requires replays_slice_by_slice.

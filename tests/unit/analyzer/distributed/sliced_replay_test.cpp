@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <string>
 #include <vector>
@@ -76,10 +77,10 @@ TEST(SlicedReplay, EveryProcessesSliceReplaysAsTheWholeTrace) {
                                     digests);
 }
 
-// A what-if question's replay keeps only the Enters and the end (replay_slice_end): slice after
-// slice, with segments scaled, its Enters, ends and handovers are the full replay's, and the
-// latest end is the whole trace's replay's.
-TEST(SlicedReplay, AReplayForItsEndAloneIsTheFullReplayWithoutWhomCallsWaitedFor) {
+// What-if questions' replays keep only the Enters and the end (replay_slice_ends), one or two
+// in a pass: slice after slice, with segments scaled, each lane's Enters, ends and handovers
+// are its full replay's, and its latest end is the whole trace's replay's.
+TEST(SlicedReplay, ReplaysForTheirEndsAloneAreTheFullReplaysWithoutWhomCallsWaitedFor) {
   for (const Trace& whole : sliced_test_traces())
     for (unsigned processes = 1; processes <= whole.locations.size(); ++processes) {
       SCOPED_TRACE(std::to_string(processes) + " processes");
@@ -88,24 +89,39 @@ TEST(SlicedReplay, AReplayForItsEndAloneIsTheFullReplayWithoutWhomCallsWaitedFor
       if (job.refused) continue;
       const Matching matching = match_trace(whole, 1);
       const ReplayGraph graph = build_replay_graph(whole, matching);
-      std::vector<ScaledSegment> scaled;  // every third segment halved, one removed
-      for (std::uint32_t g = 0; g < graph.calls(); g += 3) scaled.push_back({g, g == 3 ? 0 : 0.5f});
-      const ReplayOptions options{NetworkModel::AsRecorded, scaled};
-      SliceHandover full_in, end_in;
-      TimeNs latest = graph.begin;
-      for (std::size_t s = 0; s < job.slices.size(); ++s) {
-        const SliceGraph& part = job.slices[s].part;
-        ReplayTimes full;
-        full_in = replay_slice(part, full, options, full_in, job.handed[s + 1]);
-        std::vector<TimeNs> enter;
-        TimeNs end = 0;
-        end_in = replay_slice_end(part, enter, end, options, end_in, job.handed[s + 1]);
-        EXPECT_EQ(enter, full.enter) << "slice " << s;
-        EXPECT_EQ(end, full.end) << "slice " << s;
-        EXPECT_EQ(end_in, full_in) << "slice " << s;
-        latest = std::max(latest, end);
+      // Lane 0: every third segment halved, one removed; lane 1: every other one doubled.
+      std::array<std::vector<ScaledSegment>, 2> scaled;
+      for (std::uint32_t g = 0; g < graph.calls(); g += 3)
+        scaled[0].push_back({g, g == 3 ? 0 : 0.5f});
+      for (std::uint32_t g = 1; g < graph.calls(); g += 2) scaled[1].push_back({g, 2.0f});
+      for (const std::size_t lanes : {1, 2}) {
+        SCOPED_TRACE(std::to_string(lanes) + " lanes");
+        std::array<SliceHandover, 2> full_in, end_in;
+        std::array<TimeNs, 2> latest{graph.begin, graph.begin};
+        std::array<std::vector<TimeNs>, 2> enter;
+        const std::array<std::span<const ScaledSegment>, 2> lists{scaled[0], scaled[1]};
+        for (std::size_t s = 0; s < job.slices.size(); ++s) {
+          const SliceGraph& part = job.slices[s].part;
+          std::array<TimeNs, 2> ends{};
+          const std::vector<SliceHandover> handed =
+              replay_slice_ends(part, std::span(lists).first(lanes), std::span(end_in).first(lanes),
+                                job.handed[s + 1], std::span(ends).first(lanes), enter);
+          ASSERT_EQ(handed.size(), lanes);
+          for (std::size_t lane = 0; lane < lanes; ++lane) {
+            ReplayTimes full;
+            full_in[lane] = replay_slice(part, full, {NetworkModel::AsRecorded, scaled[lane]},
+                                         full_in[lane], job.handed[s + 1]);
+            EXPECT_EQ(enter[lane], full.enter) << "slice " << s << ", lane " << lane;
+            EXPECT_EQ(ends[lane], full.end) << "slice " << s << ", lane " << lane;
+            EXPECT_EQ(handed[lane], full_in[lane]) << "slice " << s << ", lane " << lane;
+            end_in[lane] = handed[lane];
+            latest[lane] = std::max(latest[lane], ends[lane]);
+          }
+        }
+        for (std::size_t lane = 0; lane < lanes; ++lane)
+          EXPECT_EQ(latest[lane],
+                    replay_trace(graph, {NetworkModel::AsRecorded, scaled[lane]}).end);
       }
-      EXPECT_EQ(latest, replay_trace(graph, options).end);
     }
 }
 
