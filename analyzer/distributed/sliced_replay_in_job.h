@@ -115,8 +115,9 @@ std::optional<CriticalPathSummary> critical_path_in_job(const JobSlice& slice, c
 namespace collwrap {
 
 // The ends of replays as recorded with changed segments (what-if questions), pipelined through
-// the processes: each process replays its slice of one question after another and hands each
-// on as soon as it is done, so that the processes work on different questions at once.
+// the processes: each process replays its slice of the questions two to a pass, one pass after
+// another, and hands each pass's on as soon as it is done, so that the processes work on
+// different questions at once.
 // `changes`: by question, the changed segments among this process's own locations' calls (in
 // call order); they travel to the slices that enter those calls. Alike on every process.
 std::vector<TimeNs> replay_questions_in_job(const JobSlice& slice,
