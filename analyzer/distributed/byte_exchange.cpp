@@ -53,6 +53,30 @@ std::vector<char> receive_bytes(int from) {
   return bytes;
 }
 
+void PendingSend::start(std::vector<char> bytes, int to) {
+  wait();
+  sent_ = new Sent{bytes.size(), std::move(bytes)};
+  requests_.emplace_back();
+  MPI_Isend(&sent_->size, 1, MPI_UINT64_T, to, kTag, MPI_COMM_WORLD, &requests_.back());
+  const std::vector<char>& b = sent_->bytes;
+  for (std::size_t done = 0; done < b.size(); done += kPiece) {
+    requests_.emplace_back();
+    MPI_Isend(b.data() + done, static_cast<int>(std::min(kPiece, b.size() - done)), MPI_BYTE, to,
+              kTag, MPI_COMM_WORLD, &requests_.back());
+  }
+}
+
+void PendingSend::wait() {
+  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  requests_.clear();
+  delete sent_;
+  sent_ = nullptr;
+}
+
+PendingSend::~PendingSend() {
+  if (requests_.empty()) delete sent_;
+}
+
 std::vector<std::vector<char>> gather_bytes(std::vector<char> mine) {
   const int processes = process_count(), self = this_process();
   if (self != 0) {

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -21,6 +22,28 @@ std::vector<char> receive_bytes(int from);
 // then the bytes themselves.
 std::size_t receive_size(int from);
 void receive_pieces(void* data, std::size_t bytes, int from);
+
+// send_bytes without waiting for the receiver to take them, for a receiver that may ask for
+// them much later: the bytes are kept until wait(), which must come before the next bytes for
+// the same process. Not waited for when destroyed, as when an error ends the job: then the
+// bytes are left to the job's end rather than freed under a send.
+class PendingSend {
+ public:
+  PendingSend() = default;
+  PendingSend(const PendingSend&) = delete;
+  PendingSend& operator=(const PendingSend&) = delete;
+  ~PendingSend();
+  void start(std::vector<char> bytes, int to);
+  void wait();
+
+ private:
+  struct Sent {
+    std::uint64_t size = 0;
+    std::vector<char> bytes;
+  };
+  Sent* sent_ = nullptr;  // what MPI reads until the sends complete
+  std::vector<MPI_Request> requests_;
+};
 
 // Process 0 gets every process's bytes, by process (its own moved in); the others get nothing.
 std::vector<std::vector<char>> gather_bytes(std::vector<char> mine);

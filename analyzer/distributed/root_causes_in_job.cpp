@@ -191,17 +191,25 @@ JobCauses root_causes_in_job(const MpiJob& job, HeldShare& held, const CauseOpti
   const TimeNs begin = slice.facts.begin;
 
   // The delay costs and the critical path read the replay as recorded.
-  const RecordedAndIdeal replays = replay_recorded_and_ideal_in_job(slice);
-  const TimeNs recorded_end = replays.recorded_end;
+  const RecordedReplay recorded = replay_recorded_in_job(slice);
+  const TimeNs recorded_end = recorded.end;
   CauseAnalysis result;
   result.replay_runtime_s = seconds(recorded_end - begin);
-  result.broken_dependencies = replays.broken_gates;
-  result.pop = pop_efficiencies(slice.pop, begin, replays.recorded, replays.ideal);
+  result.broken_dependencies = recorded.broken_gates;
   std::optional<CriticalPathSummary> path =
       critical_path_in_job(slice, trace, options.top_segments);
   if (path) result.critical_path = std::move(*path);
   std::vector<std::uint32_t>().swap(slice.replay->part.segment_type);  // read by the path only
-  JobDelayCosts delay = delay_costs_in_job(slice, held);
+  // The replay on an ideal network, which only the POP efficiencies read, in the time each
+  // process waits for the others' delay attribution: before the replays as recorded, it made
+  // their step take twice as long.
+  PopTimes ideal;
+  PendingSend ideal_handed_on;
+  JobDelayCosts delay = delay_costs_in_job(
+      slice, held, {}, [&] { ideal = replay_ideal_in_job(slice, ideal_handed_on); });
+  ideal_handed_on.wait();
+  ideal.share();
+  result.pop = pop_efficiencies(slice.pop, begin, recorded.pop, ideal);
   result.delay.waits = delay.totals.waits;
   result.delay.total_wait_s = seconds(static_cast<TimeNs>(delay.totals.total_wait));
   result.delay.residual_s = delay.totals.residual * 1e-9;

@@ -123,7 +123,8 @@ const auto handover_fields = [](auto& io, auto& h) {
 
 }  // namespace
 
-JobDelayCosts delay_costs_in_job(JobSlice& slice, HeldShare& held, const DelayOptions& options) {
+JobDelayCosts delay_costs_in_job(JobSlice& slice, HeldShare& held, const DelayOptions& options,
+                                 const std::function<void()>& beside_the_chain) {
   const int self = this_process(), processes = process_count();
   JobDelayCosts out;
   // Each table below is made after the one before it is freed; at each step the heap's freed
@@ -144,6 +145,11 @@ JobDelayCosts delay_costs_in_job(JobSlice& slice, HeldShare& held, const DelayOp
     window = window_in_job(slice, held, replay, out.cuts);
   }
   pass_freed_memory_to_next_stage();  // the replayed times of the holders' calls
+  const bool last = self + 1 == processes;
+  if (beside_the_chain && !last) {
+    beside_the_chain();
+    pass_freed_memory_to_next_stage();
+  }
   out.slice = std::make_unique<DelaySlice>(std::move(window), slice.types.types(), slice.threads);
   // 5. From the last slice to the first.
   const SliceIndex index(slice.facts, out.cuts);
@@ -157,6 +163,11 @@ JobDelayCosts delay_costs_in_job(JobSlice& slice, HeldShare& held, const DelayOp
         to_bytes(out.slice->hand_back([&](std::uint32_t g) { return index.entered_in(g) < here; }),
                  handover_fields);
     send_bytes(bytes.data(), bytes.size(), self - 1);
+  }
+  if (beside_the_chain && last) {
+    out.slice->release_waits();
+    pass_freed_memory_to_next_stage();
+    beside_the_chain();
   }
   const DelayCosts& costs = out.slice->costs();
   out.totals.waits = costs.waits;

@@ -4,6 +4,7 @@
 // ends the job (end_job_after).
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "delay_costs.h"
@@ -22,11 +23,16 @@ struct JobDelayCosts {
 };
 
 // The delay costs of the job's latest replay, which must be the one as recorded
-// (replay_recorded_and_ideal_in_job, or replay_in_job as recorded), whose times go once their
-// holders have them (replay it again to read them). `held`: this process's share, which `slice` was
+// (replay_recorded_in_job, or replay_in_job as recorded), whose times go once their holders
+// have them (replay it again to read them). `held`: this process's share, which `slice` was
 // made from; its ops and each call's first op go once the synchronization intervals are
 // found (of the share, the steps after read only each call's call site).
-JobDelayCosts delay_costs_in_job(JobSlice& slice, HeldShare& held,
-                                 const DelayOptions& options = {});
+//
+// The attribution goes from the last process to the first, each waiting for the one after it.
+// `beside_the_chain`, when given, is run in that time: by every process but the last before
+// its delay slice is made (whose tables then take its pages again), and by the last once it
+// has handed its slice's costs back and freed what it kept of its waits.
+JobDelayCosts delay_costs_in_job(JobSlice& slice, HeldShare& held, const DelayOptions& options = {},
+                                 const std::function<void()>& beside_the_chain = {});
 
 }  // namespace collwrap

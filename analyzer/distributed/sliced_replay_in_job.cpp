@@ -412,32 +412,14 @@ TimeNs replay_in_job(JobSlice& slice, const ReplayOptions& options, std::uint64_
   return end;
 }
 
-RecordedAndIdeal replay_recorded_and_ideal_in_job(JobSlice& slice) {
-  RecordedAndIdeal out;
+RecordedReplay replay_recorded_in_job(JobSlice& slice) {
   const int self = this_process(), processes = process_count();
-  // The replay as recorded gives the recorded times wherever the clock condition holds (as
-  // after the clock repair): so each process but the first replays its slice as recorded
-  // at once, from the recorded Enters of the calls it is handed, while the replays on an
-  // ideal network go from process to process. Once the slice before hands over its Enters
-  // as replayed, a slice whose guess was wrong is replayed again from them. At 10^8 events
-  // with -np 2 the first process replays on an ideal network while the second replays as
-  // recorded, then the other way round: two steps where the pipeline took three.
+  // Every process replays its slice at once (the first from nothing to be handed): two steps
+  // at 10^8 events with -np 2 where handing on the Enters took three.
   const ReplaySlice& here = *slice.replay;
-  SliceHandover recorded_out;
-  if (self > 0)
-    recorded_out =
-        replay_slice(here.part, slice.replay->times, {}, slice.recorded_handed_in, slice.handed_on);
-  {
-    // Freed before the first process's replay as recorded makes its tables. (Side by side on
-    // two threads, the two replays took as long as one after the other at 10^8 events with
-    // -np 2: a replay waits on the memory, which two replays on one node share.)
-    ReplayTimes ideal;
-    replay_handed_on(slice, {NetworkModel::Ideal, {}}, ideal);
-    out.ideal = PopTimes::of_slice(slice, ideal);
-  }
-  if (self == 0) {
-    recorded_out = replay_slice(here.part, slice.replay->times, {}, {}, slice.handed_on);
-  } else {
+  SliceHandover recorded_out =
+      replay_slice(here.part, slice.replay->times, {}, slice.recorded_handed_in, slice.handed_on);
+  if (self > 0) {
     const SliceHandover handed = read_call_times(receive_bytes(self - 1), "the Enters handed over");
     if (handed != slice.recorded_handed_in)
       recorded_out = replay_slice(here.part, slice.replay->times, {}, handed, slice.handed_on);
@@ -446,11 +428,22 @@ RecordedAndIdeal replay_recorded_and_ideal_in_job(JobSlice& slice) {
     const std::vector<char> bytes = call_times_bytes(recorded_out);
     send_bytes(bytes.data(), bytes.size(), self + 1);
   }
-  out.ideal.share();
-  std::tie(out.recorded_end, out.broken_gates) = replayed_run(slice.replay->times);
-  out.recorded = PopTimes::of_slice(slice, slice.replay->times);
-  out.recorded.share();
+  RecordedReplay out;
+  std::tie(out.end, out.broken_gates) = replayed_run(slice.replay->times);
+  out.pop = PopTimes::of_slice(slice, slice.replay->times);
+  out.pop.share();
   return out;
+}
+
+PopTimes replay_ideal_in_job(const JobSlice& slice, PendingSend& hand_on) {
+  const int self = this_process(), processes = process_count();
+  SliceHandover in;
+  if (self > 0) in = read_call_times(receive_bytes(self - 1), "the Enters handed over");
+  ReplayTimes ideal;
+  const SliceHandover out =
+      replay_slice(slice.replay->part, ideal, {NetworkModel::Ideal, {}}, in, slice.handed_on);
+  if (self + 1 < processes) hand_on.start(call_times_bytes(out), self + 1);
+  return PopTimes::of_slice(slice, ideal);
 }
 
 CriticalPathTotals walk_critical_path_in_job(

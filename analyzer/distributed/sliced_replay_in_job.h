@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analysis_in_job.h"
+#include "byte_exchange.h"
 #include "compute_segments.h"
 #include "critical_path.h"
 #include "critical_path_share.h"
@@ -87,17 +88,24 @@ class PopTimes {
   std::vector<TimeNs> times_;
 };
 
-// The replays on an ideal network and as recorded, pipelined through the processes (each
-// replays its slice of the second while the later ones replay the first): the recorded one's
-// times go to slice.replay->times, as replay_in_job's; of both, the POP times, and of the one
-// as recorded the run's end and the dependencies ignored to resolve a cycle. Alike on every
-// process.
-struct RecordedAndIdeal {
-  TimeNs recorded_end = 0;
+// The replay as recorded: each process but the first replays its slice at once, from the
+// recorded Enters of the calls it is handed (the replay as recorded gives the recorded times
+// wherever the clock condition holds), and again if the slice before hands over other Enters.
+// Its times go to slice.replay->times, as replay_in_job's; its POP times, the run's end and
+// the dependencies ignored to resolve a cycle, alike on every process.
+struct RecordedReplay {
+  TimeNs end = 0;
   std::uint64_t broken_gates = 0;
-  PopTimes recorded, ideal;
+  PopTimes pop;
 };
-RecordedAndIdeal replay_recorded_and_ideal_in_job(JobSlice& slice);
+RecordedReplay replay_recorded_in_job(JobSlice& slice);
+
+// The replay on an ideal network, from process to process: this process's slice from the
+// Enters the one before hands on; those it hands the next go to `hand_on`, not waited for,
+// since the next may replay its slice much later (the job's last process replays it while the
+// others attribute their delay slices). The POP times this process's slice knows, which
+// PopTimes::share completes once every process has replayed.
+PopTimes replay_ideal_in_job(const JobSlice& slice, PendingSend& hand_on);
 
 }  // namespace collwrap
 

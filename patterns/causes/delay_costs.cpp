@@ -160,6 +160,10 @@ class WindowCalls {
   // The row of global call g, or kNone when the window does not hold it.
   std::uint32_t local(std::uint32_t g) const { return runs_.local(g); }
   const DelayWindow& window() const { return window_; }
+  void release_waits() {
+    std::vector<DelayWait>().swap(window_.waits);
+    std::vector<std::uint32_t>().swap(wait_of_row_);
+  }
 
  private:
   const DelayWait& waited(std::uint32_t r) const { return window_.waits[wait_of_row_[r]]; }
@@ -408,6 +412,13 @@ class DelayAnalysis {
 
   const DelayCosts& costs() const { return costs_; }
   DelayCosts finish() { return std::move(costs_); }
+  void release_waits() {
+    for (auto* v : {&waits_, &loc_first_wait_, &origin_loc_, &origin_site_})
+      std::vector<std::uint32_t>().swap(*v);
+    for (auto* v : {&propagated_, &origin_share_}) std::vector<double>().swap(*v);
+    charge_index_ = FlatMap<ChargeKey, ChargeKeyHash>(64);
+    calls_.release_waits();
+  }
   const Calls& calls() const { return calls_; }
 
  private:
@@ -589,6 +600,9 @@ void DelaySlice::attribute(const std::function<bool(std::uint32_t)>& own) {
 }
 DelayHandover DelaySlice::hand_back(const std::function<bool(std::uint32_t)>& before) const {
   return analysis_->hand_back(before);
+}
+void DelaySlice::release_waits() {
+  analysis_->release_waits();
 }
 const DelayCosts& DelaySlice::costs() const {
   return analysis_->costs();

@@ -139,6 +139,9 @@ class DelaySlice {
   // What is handed back to the slice before: of the segments and waits that `before` (a
   // global call) selects, and the sums.
   DelayHandover hand_back(const std::function<bool(std::uint32_t)>& before) const;
+  // Frees what only attributing and handing back read: the waits and what was passed on to
+  // them. The costs by row and the window's rows stay.
+  void release_waits();
 
   // The window's costs by row (short_term, long_term, largest_charge), the sums so far, and
   // the number of waits `attribute` attributed.

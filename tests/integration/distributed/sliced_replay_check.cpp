@@ -306,9 +306,13 @@ int measure(const collwrap::MpiJob& job, const std::string& archive) {
     if (job.leads()) std::cout << "refused: the cut is across a clock-condition violation\n";
     return 0;
   }
-  const collwrap::RecordedAndIdeal replays = collwrap::replay_recorded_and_ideal_in_job(slice);
-  const collwrap::PopEfficiencies pop = collwrap::pop_efficiencies(
-      slice.pop, slice.replay->part.graph.begin, replays.recorded, replays.ideal);
+  const collwrap::RecordedReplay recorded = collwrap::replay_recorded_in_job(slice);
+  collwrap::PendingSend ideal_handed_on;
+  collwrap::PopTimes ideal = collwrap::replay_ideal_in_job(slice, ideal_handed_on);
+  ideal_handed_on.wait();
+  ideal.share();
+  const collwrap::PopEfficiencies pop =
+      collwrap::pop_efficiencies(slice.pop, slice.replay->part.graph.begin, recorded.pop, ideal);
   collwrap::critical_path_in_job(slice, held.part.trace, 10);
   const double all_s = seconds_since(start);
   const auto delay_start = std::chrono::steady_clock::now();
@@ -412,13 +416,17 @@ int main(int argc, char** argv) {
             compare(whole->graph, options, calls, end, broken,
                     network == collwrap::NetworkModel::Ideal ? "ideal network" : "as recorded");
     }
-    // Both again, pipelined through the processes as the analyzer replays them: the same run as
-    // recorded, and the POP efficiencies from the two.
-    const collwrap::RecordedAndIdeal both = collwrap::replay_recorded_and_ideal_in_job(slice);
+    // Both again, as the analyzer replays them: the same run as recorded (each slice replayed
+    // at once from its recorded Enters), and the POP efficiencies from the two.
+    const collwrap::RecordedReplay recorded = collwrap::replay_recorded_in_job(slice);
+    collwrap::PendingSend ideal_handed_on;
+    collwrap::PopTimes ideal = collwrap::replay_ideal_in_job(slice, ideal_handed_on);
+    ideal_handed_on.wait();
+    ideal.share();
     if (job->leads() && status == 0 &&
-        (both.recorded_end != recorded_end || both.broken_gates != recorded_broken)) {
-      std::cout << "FAIL: the pipelined replay as recorded ends at " << both.recorded_end
-                << " with " << both.broken_gates << " broken dependencies, the replay alone at "
+        (recorded.end != recorded_end || recorded.broken_gates != recorded_broken)) {
+      std::cout << "FAIL: the replay as recorded from the recorded Enters ends at " << recorded.end
+                << " with " << recorded.broken_gates << " broken dependencies, the replay alone at "
                 << recorded_end << " with " << recorded_broken << '\n';
       status = 1;
     }
@@ -443,8 +451,8 @@ int main(int argc, char** argv) {
       status = compare_paths(whole->graph, path, totals);
     }
     if (job->leads() && status == 0)
-      status = compare_pop(*whole, collwrap::pop_efficiencies(slice.pop, whole->graph.begin,
-                                                              both.recorded, both.ideal));
+      status = compare_pop(
+          *whole, collwrap::pop_efficiencies(slice.pop, whole->graph.begin, recorded.pop, ideal));
     const std::optional<collwrap::CriticalPathSummary> summary =
         collwrap::critical_path_in_job(slice, held.part.trace, 10);
     if (job->leads() && status == 0) status = compare_critical_path(*whole, *summary);
