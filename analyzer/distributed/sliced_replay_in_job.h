@@ -52,9 +52,9 @@ JobSlice slice_in_job(const MpiJob& job, HeldShare& held, unsigned threads);
 
 // Replays the job's run as `options` says, slice after slice (a slice's process waits for the
 // one before); this process's times go to slice.replay->times. The analysis replays through
-// replay_recorded_and_ideal_in_job below; this one replay at a time is what the sliced replay
-// check compares with the whole trace's, network by network. Returns the run's end, and adds
-// the dependencies ignored to resolve a cycle to `broken_gates`, alike on every process.
+// replay_recorded_in_job and replay_ideal_in_job below; this one replay at a time is what the
+// sliced replay check compares with the whole trace's, network by network. Returns the run's end,
+// and adds the dependencies ignored to resolve a cycle to `broken_gates`, alike on every process.
 TimeNs replay_in_job(JobSlice& slice, const ReplayOptions& options, std::uint64_t& broken_gates);
 
 }  // namespace collwrap
