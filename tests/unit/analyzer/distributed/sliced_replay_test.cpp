@@ -69,6 +69,20 @@ void expect_job_replays_as_whole(const Trace& whole, const std::vector<LocationR
   }
 }
 
+// Calls visit(whole, job) for each test trace divided among `first` processes and more, up to
+// one per location, played with digests; divisions whose cut the clock condition refuses are
+// skipped.
+template <typename Visit>
+void for_each_replayable_division(unsigned first, Visit&& visit) {
+  for (const Trace& whole : sliced_test_traces())
+    for (unsigned processes = first; processes <= whole.locations.size(); ++processes) {
+      SCOPED_TRACE(std::to_string(processes) + " processes");
+      const PlayedJob job = play_job(whole, split_locations(events_per_location(whole), processes),
+                                     Digests::Made, {});
+      if (!job.refused) visit(whole, job);
+    }
+}
+
 TEST(SlicedReplay, EveryProcessesSliceReplaysAsTheWholeTrace) {
   for (const Trace& whole : sliced_test_traces())
     for (const Digests digests : {Digests::Made, Digests::None})
@@ -81,48 +95,42 @@ TEST(SlicedReplay, EveryProcessesSliceReplaysAsTheWholeTrace) {
 // in a pass: slice after slice, with segments scaled, each lane's Enters, ends and handovers
 // are its full replay's, and its latest end is the whole trace's replay's.
 TEST(SlicedReplay, ReplaysForTheirEndsAloneAreTheFullReplaysWithoutWhomCallsWaitedFor) {
-  for (const Trace& whole : sliced_test_traces())
-    for (unsigned processes = 1; processes <= whole.locations.size(); ++processes) {
-      SCOPED_TRACE(std::to_string(processes) + " processes");
-      const PlayedJob job = play_job(whole, split_locations(events_per_location(whole), processes),
-                                     Digests::Made, {});
-      if (job.refused) continue;
-      const Matching matching = match_trace(whole, 1);
-      const ReplayGraph graph = build_replay_graph(whole, matching);
-      // Lane 0: every third segment halved, one removed; lane 1: every other one doubled.
-      std::array<std::vector<ScaledSegment>, 2> scaled;
-      for (std::uint32_t g = 0; g < graph.calls(); g += 3)
-        scaled[0].push_back({g, g == 3 ? 0 : 0.5f});
-      for (std::uint32_t g = 1; g < graph.calls(); g += 2) scaled[1].push_back({g, 2.0f});
-      for (const std::size_t lanes : {1, 2}) {
-        SCOPED_TRACE(std::to_string(lanes) + " lanes");
-        std::array<SliceHandover, 2> full_in, end_in;
-        std::array<TimeNs, 2> latest{graph.begin, graph.begin};
-        std::array<std::vector<TimeNs>, 2> enter;
-        const std::array<std::span<const ScaledSegment>, 2> lists{scaled[0], scaled[1]};
-        for (std::size_t s = 0; s < job.slices.size(); ++s) {
-          const SliceGraph& part = job.slices[s].part;
-          std::array<TimeNs, 2> ends{};
-          const std::vector<SliceHandover> handed =
-              replay_slice_ends(part, std::span(lists).first(lanes), std::span(end_in).first(lanes),
-                                job.handed[s + 1], std::span(ends).first(lanes), enter);
-          ASSERT_EQ(handed.size(), lanes);
-          for (std::size_t lane = 0; lane < lanes; ++lane) {
-            ReplayTimes full;
-            full_in[lane] = replay_slice(part, full, {NetworkModel::AsRecorded, scaled[lane]},
-                                         full_in[lane], job.handed[s + 1]);
-            EXPECT_EQ(enter[lane], full.enter) << "slice " << s << ", lane " << lane;
-            EXPECT_EQ(ends[lane], full.end) << "slice " << s << ", lane " << lane;
-            EXPECT_EQ(handed[lane], full_in[lane]) << "slice " << s << ", lane " << lane;
-            end_in[lane] = handed[lane];
-            latest[lane] = std::max(latest[lane], ends[lane]);
-          }
+  for_each_replayable_division(1, [](const Trace& whole, const PlayedJob& job) {
+    const Matching matching = match_trace(whole, 1);
+    const ReplayGraph graph = build_replay_graph(whole, matching);
+    // Lane 0: every third segment halved, one removed; lane 1: every other one doubled.
+    std::array<std::vector<ScaledSegment>, 2> scaled;
+    for (std::uint32_t g = 0; g < graph.calls(); g += 3)
+      scaled[0].push_back({g, g == 3 ? 0 : 0.5f});
+    for (std::uint32_t g = 1; g < graph.calls(); g += 2) scaled[1].push_back({g, 2.0f});
+    for (const std::size_t lanes : {1, 2}) {
+      SCOPED_TRACE(std::to_string(lanes) + " lanes");
+      std::array<SliceHandover, 2> full_in, end_in;
+      std::array<TimeNs, 2> latest{graph.begin, graph.begin};
+      std::array<std::vector<TimeNs>, 2> enter;
+      const std::array<std::span<const ScaledSegment>, 2> lists{scaled[0], scaled[1]};
+      for (std::size_t s = 0; s < job.slices.size(); ++s) {
+        const SliceGraph& part = job.slices[s].part;
+        std::array<TimeNs, 2> ends{};
+        const std::vector<SliceHandover> handed =
+            replay_slice_ends(part, std::span(lists).first(lanes), std::span(end_in).first(lanes),
+                              job.handed[s + 1], std::span(ends).first(lanes), enter);
+        ASSERT_EQ(handed.size(), lanes);
+        for (std::size_t lane = 0; lane < lanes; ++lane) {
+          ReplayTimes full;
+          full_in[lane] = replay_slice(part, full, {NetworkModel::AsRecorded, scaled[lane]},
+                                       full_in[lane], job.handed[s + 1]);
+          EXPECT_EQ(enter[lane], full.enter) << "slice " << s << ", lane " << lane;
+          EXPECT_EQ(ends[lane], full.end) << "slice " << s << ", lane " << lane;
+          EXPECT_EQ(handed[lane], full_in[lane]) << "slice " << s << ", lane " << lane;
+          end_in[lane] = handed[lane];
+          latest[lane] = std::max(latest[lane], ends[lane]);
         }
-        for (std::size_t lane = 0; lane < lanes; ++lane)
-          EXPECT_EQ(latest[lane],
-                    replay_trace(graph, {NetworkModel::AsRecorded, scaled[lane]}).end);
       }
+      for (std::size_t lane = 0; lane < lanes; ++lane)
+        EXPECT_EQ(latest[lane], replay_trace(graph, {NetworkModel::AsRecorded, scaled[lane]}).end);
     }
+  });
 }
 
 // A job's processes replay their slices as recorded at once, from the recorded Enters of the
@@ -133,45 +141,40 @@ TEST(SlicedReplay, ReplaysForTheirEndsAloneAreTheFullReplaysWithoutWhomCallsWait
 // on purpose): both ways are taken.
 TEST(SlicedReplay, ASliceReplayedAsRecordedFromItsCallsRecordedEntersStandsOrIsMadeAgain) {
   std::size_t guesses = 0, right = 0;
-  for (const Trace& whole : sliced_test_traces())
-    for (unsigned processes = 2; processes <= whole.locations.size(); ++processes) {
-      SCOPED_TRACE(std::to_string(processes) + " processes");
-      const PlayedJob job = play_job(whole, split_locations(events_per_location(whole), processes),
-                                     Digests::Made, {});
-      if (job.refused) continue;
-      const ReplayGraph graph = build_replay_graph(whole, match_trace(whole, 1));
-      const ReplayTimes expected = replay_trace(graph, {});
-      const auto recorded_enter = [&](std::uint32_t g) {
-        const auto loc = static_cast<std::uint32_t>(
-            std::upper_bound(graph.loc_first_call.begin(), graph.loc_first_call.end(), g) -
-            graph.loc_first_call.begin() - 1);
-        return whole.locations[loc].call_enter[g - graph.loc_first_call[loc]];
-      };
-      SliceHandover handed;
-      for (std::size_t s = 0; s < job.slices.size(); ++s) {
-        const SliceGraph& part = job.slices[s].part;
-        SliceHandover guess, wrong;
-        for (const std::uint32_t g : job.handed[s]) {
-          guess.emplace_back(g, recorded_enter(g));
-          wrong.emplace_back(g, recorded_enter(g) - 1000);
-        }
-        ReplayTimes times;
-        replay_slice(part, times, {}, wrong, job.handed[s + 1]);
-        if (s > 0) {
-          ++guesses;
-          right += guess == handed;
-        }
-        handed = replay_slice(part, times, {}, handed, job.handed[s + 1]);
-        for (std::uint32_t loc = 0; loc < job.cuts.locations; ++loc)
-          for (std::uint32_t c = part.from[loc]; c < part.to[loc]; ++c) {
-            const std::uint32_t waited = times.waited_for[c];
-            ASSERT_EQ(times.enter[c], expected.enter[part.global[c]]) << "slice " << s;
-            ASSERT_EQ(waited == kNone ? kNone : part.global[waited],
-                      expected.waited_for[part.global[c]])
-                << "slice " << s;
-          }
+  for_each_replayable_division(2, [&](const Trace& whole, const PlayedJob& job) {
+    const ReplayGraph graph = build_replay_graph(whole, match_trace(whole, 1));
+    const ReplayTimes expected = replay_trace(graph, {});
+    const auto recorded_enter = [&](std::uint32_t g) {
+      const auto loc = static_cast<std::uint32_t>(
+          std::upper_bound(graph.loc_first_call.begin(), graph.loc_first_call.end(), g) -
+          graph.loc_first_call.begin() - 1);
+      return whole.locations[loc].call_enter[g - graph.loc_first_call[loc]];
+    };
+    SliceHandover handed;
+    for (std::size_t s = 0; s < job.slices.size(); ++s) {
+      const SliceGraph& part = job.slices[s].part;
+      SliceHandover guess, wrong;
+      for (const std::uint32_t g : job.handed[s]) {
+        guess.emplace_back(g, recorded_enter(g));
+        wrong.emplace_back(g, recorded_enter(g) - 1000);
       }
+      ReplayTimes times;
+      replay_slice(part, times, {}, wrong, job.handed[s + 1]);
+      if (s > 0) {
+        ++guesses;
+        right += guess == handed;
+      }
+      handed = replay_slice(part, times, {}, handed, job.handed[s + 1]);
+      for (std::uint32_t loc = 0; loc < job.cuts.locations; ++loc)
+        for (std::uint32_t c = part.from[loc]; c < part.to[loc]; ++c) {
+          const std::uint32_t waited = times.waited_for[c];
+          ASSERT_EQ(times.enter[c], expected.enter[part.global[c]]) << "slice " << s;
+          ASSERT_EQ(waited == kNone ? kNone : part.global[waited],
+                    expected.waited_for[part.global[c]])
+              << "slice " << s;
+        }
     }
+  });
   EXPECT_GT(right, 0u);
   EXPECT_LT(right, guesses);
 }
