@@ -13,6 +13,7 @@
 #include "memory_reuse.h"
 #include "parallel_for.h"
 #include "root_causes.h"
+#include "slice_end_function.h"
 #include "sliced_replay.h"
 
 namespace collwrap {
@@ -417,12 +418,15 @@ RecordedReplay replay_recorded_in_job(JobSlice& slice) {
   // Every process replays its slice at once (the first from nothing to be handed): two steps
   // at 10^8 events with -np 2 where handing on the Enters took three.
   const ReplaySlice& here = *slice.replay;
-  SliceHandover recorded_out =
-      replay_slice(here.part, slice.replay->times, {}, slice.recorded_handed_in, slice.handed_on);
+  ReplaySchedule* const schedule =
+      processes > 1 && self + 1 == processes ? &slice.schedule : nullptr;
+  SliceHandover recorded_out = replay_slice(here.part, slice.replay->times, {},
+                                            slice.recorded_handed_in, slice.handed_on, schedule);
   if (self > 0) {
     const SliceHandover handed = read_call_times(receive_bytes(self - 1), "the Enters handed over");
     if (handed != slice.recorded_handed_in)
-      recorded_out = replay_slice(here.part, slice.replay->times, {}, handed, slice.handed_on);
+      recorded_out =
+          replay_slice(here.part, slice.replay->times, {}, handed, slice.handed_on, schedule);
   }
   if (self + 1 < processes) {
     const std::vector<char> bytes = call_times_bytes(recorded_out);
@@ -571,14 +575,36 @@ std::vector<std::vector<ScaledSegment>> changes_in_job(
   return here;
 }
 
-}  // namespace
+// The ends of the last slice's replays of `here`, found backwards while the processes before
+// replay their slices (slice_end_function.h), kReplayLanes questions to a pass, as many passes
+// side by side as the process has threads; then taken from the Enters they hand in, in the
+// order handed_on sends them.
+std::vector<TimeNs> ends_found_backwards(const JobSlice& slice,
+                                         const std::vector<std::vector<ScaledSegment>>& here) {
+  std::vector<SliceEndFunction> end_of(here.size());
+  const std::size_t passes = (here.size() + kReplayLanes - 1) / kReplayLanes;
+  parallel_for(passes, slice.threads, [&](std::size_t pass) {
+    const std::size_t first = pass * kReplayLanes;
+    const std::size_t n = std::min(kReplayLanes, here.size() - first);
+    std::array<std::span<const ScaledSegment>, kReplayLanes> scaled;
+    std::copy_n(here.begin() + static_cast<std::ptrdiff_t>(first), n, scaled.begin());
+    std::vector<SliceEndFunction> found = slice_end_functions(
+        slice.replay->part, slice.schedule, std::span(scaled.data(), n), slice.handed_in);
+    std::move(found.begin(), found.end(), end_of.begin() + static_cast<std::ptrdiff_t>(first));
+  });
+  std::vector<TimeNs> ends(here.size());
+  for (std::size_t q = 0; q < here.size(); ++q)
+    ends[q] =
+        end_of[q](read_call_times(receive_bytes(this_process() - 1), "the Enters handed over"));
+  return ends;
+}
 
-std::vector<TimeNs> replay_questions_in_job(
-    const JobSlice& slice, const std::vector<std::vector<ScaledSegment>>& changes) {
-  const std::vector<std::vector<ScaledSegment>> here = changes_in_job(slice, changes);
+// The ends of this slice's replays of `here`, replayed forwards as the Enters come: passes of
+// kReplayLanes questions, which share the work of finding the next call, as many side by side
+// as the process has threads; each lane with its table of Enters.
+std::vector<TimeNs> ends_replayed(const JobSlice& slice,
+                                  const std::vector<std::vector<ScaledSegment>>& here) {
   std::vector<TimeNs> ends(here.size(), 0);
-  // Passes of kReplayLanes questions, which share the work of finding the next call, as many
-  // side by side as the process has threads; each lane with its table of Enters.
   const std::size_t passes = (here.size() + kReplayLanes - 1) / kReplayLanes;
   const std::size_t together = worker_count(slice.threads, passes);
   std::vector<std::vector<TimeNs>> enter(together * kReplayLanes);
@@ -597,6 +623,18 @@ std::vector<TimeNs> replay_questions_in_job(
                 std::copy(handed.begin(), handed.end(), out.begin());
               });
   }
+  return ends;
+}
+
+}  // namespace
+
+std::vector<TimeNs> replay_questions_in_job(
+    const JobSlice& slice, const std::vector<std::vector<ScaledSegment>>& changes) {
+  const std::vector<std::vector<ScaledSegment>> here = changes_in_job(slice, changes);
+  // The last slice needs no Enters to begin with (it hands none on): it waits for none.
+  std::vector<TimeNs> ends = process_count() > 1 && this_process() + 1 == process_count()
+                                 ? ends_found_backwards(slice, here)
+                                 : ends_replayed(slice, here);
   allreduce(ends, MPI_INT64_T, MPI_MAX);
   return ends;
 }

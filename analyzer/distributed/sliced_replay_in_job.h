@@ -38,6 +38,9 @@ struct JobSlice {
   GraphRows own_rows;
   // The slice's graph, and its latest replay's times (which point at the graph: not moved).
   std::unique_ptr<ReplaySlice> replay = std::make_unique<ReplaySlice>();
+  // The last slice's of a job of more than one: the order in which its replay as recorded
+  // processed the calls, in whose reverse the ends of its what-if replays are found.
+  ReplaySchedule schedule;
 };
 
 // The instants that cut the run into one slice per process, from every process's samples of

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <stdexcept>
 
 #include "replayer.h"
@@ -23,6 +24,14 @@ void replay_lanes(const ReplayGraph& graph, std::span<const std::span<const Scal
 }
 
 }  // namespace
+
+void ReplaySchedule::reset(std::size_t locations) {
+  loc_bits = std::max(1u, static_cast<unsigned>(std::bit_width(locations)));
+  if (loc_bits > 24) throw std::invalid_argument("replay schedule: more than 2^24 locations");
+  runs.clear();
+  broken.clear();
+  calls = 0;
+}
 
 void replay_into(const ReplayGraph& graph, const ReplayOptions& options, ReplayTimes& times) {
   const std::array<std::span<const ScaledSegment>, 1> scaled{options.scaled_segments};

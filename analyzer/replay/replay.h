@@ -59,6 +59,40 @@ struct ReplayTimes {
   }
 };
 
+// The order in which a replay processed the calls of a graph (or of one slice of it). Which call
+// a replay can process next depends on the graph alone, never on the times, so the order is
+// the same for every replay of the graph: read backwards, it takes each call after every call
+// that read its Enter or its Leave (slice_end_function.h). About a byte per call on traces
+// where the ranks wait for each other at nearly every call, less where a location runs many
+// calls in a row.
+struct ReplaySchedule {
+  // A gate the replay ignored to resolve a cycle of closed gates (damaged traces): the
+  // gate_index-th of call's gates.
+  struct Broken {
+    std::uint32_t call = 0, gate_index = 0;
+  };
+  // Runs of calls of one location, in the order they were processed: (count << loc_bits) |
+  // location; a longer run is split.
+  unsigned loc_bits = 0;
+  std::vector<std::uint32_t> runs;
+  std::vector<Broken> broken;  // in the order they were broken
+  std::uint64_t calls = 0;     // processed in all
+
+  // An empty schedule for `locations` locations.
+  void reset(std::size_t locations);
+  // The next `count` calls of `loc` were processed.
+  void add_run(std::uint32_t loc, std::uint32_t count) {
+    const std::uint32_t most = (std::uint32_t{1} << (32 - loc_bits)) - 1;
+    calls += count;
+    for (; count > most; count -= most) runs.push_back((most << loc_bits) | loc);
+    runs.push_back((count << loc_bits) | loc);
+  }
+  std::uint32_t location(std::uint32_t run) const {
+    return run & ((std::uint32_t{1} << loc_bits) - 1);
+  }
+  std::uint32_t count(std::uint32_t run) const { return run >> loc_bits; }
+};
+
 ReplayTimes replay_trace(const ReplayGraph& graph, const ReplayOptions& options = {});
 
 // The replay as recorded and the one on an ideal network, without scaled segments, in one pass:

@@ -107,10 +107,6 @@ SliceHandover replay_slice(ReplaySlice& here, const ReplayOptions& options, cons
   return replay_slice(here.part, here.times, options, in, hand_on);
 }
 
-namespace {
-
-// The scaled segments of `scaled` (by global call) that the slice's own calls begin, by local
-// call.
 std::vector<ScaledSegment> scaled_in_slice(const SliceGraph& part,
                                            std::span<const ScaledSegment> scaled) {
   std::vector<ScaledSegment> here;
@@ -121,6 +117,8 @@ std::vector<ScaledSegment> scaled_in_slice(const SliceGraph& part,
   return here;
 }
 
+namespace {
+
 // L replays of one slice in one pass, lane i from in[i] into enter[i], and into `full` when
 // given (L = 1: a full replay's times); lane i's latest Leave into ends[i]. Returns each lane's
 // Enters of `hand_on`.
@@ -128,7 +126,8 @@ template <std::size_t L>
 std::vector<SliceHandover> replay_slice_lanes(
     const SliceGraph& part, std::span<const std::span<const ScaledSegment>> scaled,
     NetworkModel network, std::span<const SliceHandover> in, std::span<const std::uint32_t> hand_on,
-    std::span<TimeNs> ends, std::span<std::vector<TimeNs>> enter, ReplayTimes* full) {
+    std::span<TimeNs> ends, std::span<std::vector<TimeNs>> enter, ReplayTimes* full,
+    ReplaySchedule* schedule = nullptr) {
   std::array<std::vector<ScaledSegment>, L> scaled_here;
   std::array<std::span<const ScaledSegment>, L> lanes;
   for (std::size_t lane = 0; lane < L; ++lane)
@@ -146,6 +145,7 @@ std::vector<SliceHandover> replay_slice_lanes(
     handed.push_back({part.local(in[0][k].first), times});
   }
   Replayer<L> replayer(part.graph, network, lanes, enter.template first<L>(), full);
+  if (schedule) replayer.record_into(*schedule);
   const replay_engine::LaneTimes<L> end = replayer.run_slice(part.from, part.to, handed);
   std::copy_n(end.begin(), L, ends.begin());
   std::vector<std::uint32_t> local_calls;
@@ -160,11 +160,12 @@ std::vector<SliceHandover> replay_slice_lanes(
 }  // namespace
 
 SliceHandover replay_slice(const SliceGraph& part, ReplayTimes& times, const ReplayOptions& options,
-                           const SliceHandover& in, std::span<const std::uint32_t> hand_on) {
+                           const SliceHandover& in, std::span<const std::uint32_t> hand_on,
+                           ReplaySchedule* schedule) {
   const std::array<std::span<const ScaledSegment>, 1> scaled{options.scaled_segments};
   return std::move(replay_slice_lanes<1>(part, scaled, options.network, std::span(&in, 1), hand_on,
                                          std::span(&times.end, 1), std::span(&times.enter, 1),
-                                         &times)[0]);
+                                         &times, schedule)[0]);
 }
 
 std::vector<SliceHandover> replay_slice_ends(const SliceGraph& part,

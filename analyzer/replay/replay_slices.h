@@ -96,9 +96,11 @@ using SliceHandover = std::vector<std::pair<std::uint32_t, TimeNs>>;
 // holds) for the next. Scaled segments are by global call.
 SliceHandover replay_slice(ReplaySlice& here, const ReplayOptions& options, const SliceHandover& in,
                            std::span<const std::uint32_t> hand_on);
-// The same into `times`, for replays whose times are kept apart from the slice's.
+// The same into `times`, for replays whose times are kept apart from the slice's; with
+// `schedule`, the order in which it processed the calls is kept there.
 SliceHandover replay_slice(const SliceGraph& part, ReplayTimes& times, const ReplayOptions& options,
-                           const SliceHandover& in, std::span<const std::uint32_t> hand_on);
+                           const SliceHandover& in, std::span<const std::uint32_t> hand_on,
+                           ReplaySchedule* schedule = nullptr);
 // The same for replays as recorded whose ends alone are wanted (what-if questions'), up to
 // kReplayLanes in one pass, which shares the work of finding the next call: lane i with the
 // changed segments scaled[i] (by global call), from in[i], its Enters into enter[i] and the
@@ -110,6 +112,11 @@ std::vector<SliceHandover> replay_slice_ends(const SliceGraph& part,
                                              std::span<const std::uint32_t> hand_on,
                                              std::span<TimeNs> ends,
                                              std::span<std::vector<TimeNs>> enter);
+
+// The scaled segments of `scaled` (by global call) that the slice's own calls begin, by local
+// call.
+std::vector<ScaledSegment> scaled_in_slice(const SliceGraph& part,
+                                           std::span<const ScaledSegment> scaled);
 
 // The replay of `options`, slice after slice, each from its own graph and only what the slices
 // before hand on. Requires replays_slice_by_slice.

@@ -116,7 +116,15 @@ class Replayer {
   }
 
  public:
+  // Keeps the order in which run() and run_slice() process the calls in `schedule`.
+  void record_into(ReplaySchedule& schedule) {
+    record_ = &schedule;
+    record_->reset(at_.size());
+  }
+
   // The latest Leave of each lane: a location's Leaves never decrease, so its last call ends it.
+  // Each location runs until a gate of its next call is closed, round after round; in a round
+  // where none moves, the first blocked location's closed gates are ignored (broken).
   LaneTimes<L> run() {
     const auto locations = static_cast<std::uint32_t>(graph_.locations());
     std::vector<std::uint32_t> active;
@@ -134,12 +142,14 @@ class Replayer {
         const std::uint32_t first = graph_.loc_first_call[loc];
         const std::uint32_t limit = limit_[loc];
         LocationCursor<L>& at = at_[loc];
+        const std::uint32_t before = at.next_call;
         while (at.next_call < limit) {
           if (!advance(first + at.next_call, at, force)) break;
           force = false;
           progress = true;
           ++at.next_call;
         }
+        if (record_ && at.next_call > before) record_->add_run(loc, at.next_call - before);
         if (at.next_call < limit)
           active[kept++] = loc;
         else
@@ -209,21 +219,23 @@ class Replayer {
   }
 
   // Processes call g of the location that stands at `at`; false when one of its gates is
-  // still closed.
+  // still closed (ignored with `force`).
   bool advance(std::uint32_t g, LocationCursor<L>& at, bool force) {
     if (enter_[0][g] == kUnset) enter(g, at);
     LaneTimes<L> latest;
     latest.fill(kUnset);
     std::array<std::uint32_t, L> latest_call;  // full replays': whose Enter latest[lane] is
     latest_call.fill(kNone);
+    std::uint32_t gate_index = 0;
     for (const std::uint32_t gate : graph_.gates_of(g)) {
       LaneTimes<L> t;
       const bool collective = gate & kCollectiveGate;
       const std::uint32_t instance = gate & ~kCollectiveGate;
+      const std::uint32_t index = gate_index++;
       if (collective) {
         if (!collective_ready(instance)) {
           if (force) {
-            broken();
+            broken(g, index);
             continue;
           }
           return false;
@@ -232,7 +244,7 @@ class Replayer {
       } else {
         if (enter_[0][gate] == kUnset) {
           if (force) {
-            broken();
+            broken(g, index);
             continue;
           }
           return false;
@@ -275,6 +287,11 @@ class Replayer {
     if (full_replay_)
       for (ReplayTimes* full : full_) ++full->broken_gates;
   }
+  // The same, kept in the schedule being recorded.
+  void broken(std::uint32_t g, std::uint32_t gate_index) {
+    broken();
+    if (record_) record_->broken.push_back({g, gate_index});
+  }
 
   bool collective_ready(std::uint32_t instance) {
     const std::uint32_t end = graph_.member_first[instance + 1];
@@ -304,6 +321,7 @@ class Replayer {
   std::vector<LocationCursor<L>> at_;  // by location
   std::vector<std::uint32_t> limit_;   // by location: its calls to process, from its first
   CollectiveState<L> colls_;
+  ReplaySchedule* record_ = nullptr;  // where the order of the calls is kept, if anywhere
 };
 
 }  // namespace collwrap::replay_engine

@@ -17,6 +17,7 @@
 
 #include "divided_trace.h"
 #include "played_job.h"
+#include "slice_end_function.h"
 #include "synthetic_runs.h"
 #include "trace_builder.h"
 
@@ -93,7 +94,8 @@ TEST(SlicedReplay, EveryProcessesSliceReplaysAsTheWholeTrace) {
 
 // What-if questions' replays keep only the Enters and the end (replay_slice_ends), one or two
 // in a pass: slice after slice, with segments scaled, each lane's Enters, ends and handovers
-// are its full replay's, and its latest end is the whole trace's replay's.
+// are its full replay's, and its latest end is the whole trace's replay's. Each slice's end
+// found backwards before the Enters are handed in (slice_end_function.h) is the one replayed.
 TEST(SlicedReplay, ReplaysForTheirEndsAloneAreTheFullReplaysWithoutWhomCallsWaitedFor) {
   for_each_replayable_division(1, [](const Trace& whole, const PlayedJob& job) {
     const Matching matching = match_trace(whole, 1);
@@ -111,12 +113,21 @@ TEST(SlicedReplay, ReplaysForTheirEndsAloneAreTheFullReplaysWithoutWhomCallsWait
       const std::array<std::span<const ScaledSegment>, 2> lists{scaled[0], scaled[1]};
       for (std::size_t s = 0; s < job.slices.size(); ++s) {
         const SliceGraph& part = job.slices[s].part;
+        // The ends found backwards, before the Enters are handed in, in the order of a replay
+        // as recorded of the slice.
+        ReplaySchedule schedule;
+        ReplayTimes recorded;
+        replay_slice(part, recorded, {}, end_in[0], job.handed[s + 1], &schedule);
+        const std::vector<SliceEndFunction> end_of =
+            slice_end_functions(part, schedule, std::span(lists).first(lanes), job.handed[s]);
+        ASSERT_EQ(end_of.size(), lanes);
         std::array<TimeNs, 2> ends{};
         const std::vector<SliceHandover> handed =
             replay_slice_ends(part, std::span(lists).first(lanes), std::span(end_in).first(lanes),
                               job.handed[s + 1], std::span(ends).first(lanes), enter);
         ASSERT_EQ(handed.size(), lanes);
         for (std::size_t lane = 0; lane < lanes; ++lane) {
+          EXPECT_EQ(end_of[lane](end_in[lane]), ends[lane]) << "slice " << s << ", lane " << lane;
           ReplayTimes full;
           full_in[lane] = replay_slice(part, full, {NetworkModel::AsRecorded, scaled[lane]},
                                        full_in[lane], job.handed[s + 1]);

@@ -1,0 +1,196 @@
+#include "slice_end_function.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <stdexcept>
+
+namespace collwrap {
+namespace {
+
+// Shorter than any path: what leads to no end.
+constexpr TimeNs kNoPath = std::numeric_limits<TimeNs>::min() / 4;
+
+template <std::size_t L>
+using Lanes = std::array<TimeNs, L>;
+
+template <std::size_t L>
+Lanes<L> no_paths() {
+  Lanes<L> lanes;
+  lanes.fill(kNoPath);
+  return lanes;
+}
+
+template <std::size_t L>
+void raise(Lanes<L>& to, const Lanes<L>& by) {
+  for (std::size_t lane = 0; lane < L; ++lane) to[lane] = std::max(to[lane], by[lane]);
+}
+
+// The length of the segment before each call of one lane, as the forward replay enters it:
+// the recorded one, or scaled and rounded to the nearest ns. Asked location by location from
+// the last call to the first (a cursor per location), or anywhere (found by bisection).
+class SegmentLengths {
+ public:
+  SegmentLengths(const ReplayGraph& graph, std::span<const ScaledSegment> scaled)
+      : graph_(graph), scaled_(scaled), next_(graph.locations()) {
+    for (std::size_t loc = 0; loc < next_.size(); ++loc)
+      next_[loc] = after(graph.loc_first_call[loc + 1]);
+  }
+  // Of call g of location `loc`, at or before the one asked before on it.
+  TimeNs backwards(std::uint32_t loc, std::uint32_t g) {
+    std::size_t& next = next_[loc];
+    while (next > 0 && scaled_[next - 1].call > g) --next;
+    return next > 0 && scaled_[next - 1].call == g ? scaled(g, scaled_[next - 1].factor)
+                                                   : graph_.segment(g);
+  }
+  TimeNs of(std::uint32_t g) const {
+    const std::size_t next = after(g + 1);
+    return next > 0 && scaled_[next - 1].call == g ? scaled(g, scaled_[next - 1].factor)
+                                                   : graph_.segment(g);
+  }
+
+ private:
+  // The first scaled segment at or after call g.
+  std::size_t after(std::uint32_t g) const {
+    return static_cast<std::size_t>(
+        std::lower_bound(scaled_.begin(), scaled_.end(), g,
+                         [](const ScaledSegment& s, std::uint32_t c) { return s.call < c; }) -
+        scaled_.begin());
+  }
+  TimeNs scaled(std::uint32_t g, float factor) const {
+    return static_cast<TimeNs>(
+        static_cast<double>(graph_.segment(g)) * static_cast<double>(factor) + 0.5);
+  }
+
+  const ReplayGraph& graph_;
+  std::span<const ScaledSegment> scaled_;
+  std::vector<std::size_t> next_;  // by location: one past the scaled segments not passed yet
+};
+
+// Walks the slice backwards, lane by lane finding the longest path from every call's Enter to
+// a Leave that ends a location's part of the slice (to_end), and returns the functions.
+template <std::size_t L>
+std::vector<SliceEndFunction> walk_back(const SliceGraph& part, const ReplaySchedule& schedule,
+                                        std::span<const std::vector<ScaledSegment>> scaled,
+                                        std::span<const std::uint32_t> handed) {
+  const ReplayGraph& graph = part.graph;
+  const std::size_t locations = graph.locations();
+  std::vector<SegmentLengths> lengths;
+  for (std::size_t lane = 0; lane < L; ++lane) lengths.emplace_back(graph, scaled[lane]);
+  std::vector<Lanes<L>> to_end(graph.calls(), no_paths<L>());
+  std::vector<Lanes<L>> instance_to_end(graph.instances(), no_paths<L>());
+
+  // Where each location's run of processed calls ends, walking the runs back; and how many
+  // gates on each collective instance are yet to be walked: when none is, the instance's path
+  // passes to its members' Enters, before the Leaves that lead to them are walked.
+  std::vector<std::uint32_t> end(locations);
+  std::uint64_t calls = 0;
+  std::vector<std::uint32_t> pending(graph.instances(), 0);
+  for (std::size_t loc = 0; loc < locations; ++loc) {
+    end[loc] = part.to[loc];
+    calls += part.to[loc] - part.from[loc];
+    for (std::uint32_t c = part.from[loc]; c < part.to[loc]; ++c)
+      for (const std::uint32_t gate : graph.gates_of(c))
+        if (gate & kCollectiveGate) ++pending[gate & ~kCollectiveGate];
+  }
+  if (calls != schedule.calls || locations > (std::size_t{1} << schedule.loc_bits))
+    throw std::invalid_argument("slice end function: the schedule of another slice");
+  for (const ReplaySchedule::Broken& b : schedule.broken)
+    if (const std::uint32_t gate = graph.gates_of(b.call)[b.gate_index]; gate & kCollectiveGate)
+      --pending[gate & ~kCollectiveGate];
+
+  std::size_t broken = schedule.broken.size();  // those not walked yet: [0, broken)
+  for (auto run = schedule.runs.rbegin(); run != schedule.runs.rend(); ++run) {
+    const std::uint32_t loc = schedule.location(*run), count = schedule.count(*run);
+    if (end[loc] < part.from[loc] + count)
+      throw std::invalid_argument("slice end function: the schedule of another slice");
+    const std::uint32_t loc_end = graph.loc_first_call[loc + 1];
+    for (std::uint32_t c = end[loc]; c-- > end[loc] - count;) {
+      // From the call's Leave: it ends the location's part when it is its last call, and
+      // leads to the next call's Enter.
+      Lanes<L> from_leave = no_paths<L>();
+      if (c + 1 == part.to[loc]) from_leave.fill(0);
+      if (c + 1 < loc_end)
+        for (std::size_t lane = 0; lane < L; ++lane)
+          from_leave[lane] =
+              std::max(from_leave[lane], to_end[c + 1][lane] + lengths[lane].backwards(loc, c + 1));
+      // Into the Leave: from the call's Enter and from the Enters it waited for.
+      const TimeNs own = graph.own_cost(c);
+      for (TimeNs& t : from_leave) t += own;
+      raise(to_end[c], from_leave);
+      const std::span<const std::uint32_t> gates = graph.gates_of(c);
+      for (auto k = static_cast<std::uint32_t>(gates.size()); k-- > 0;) {
+        if (broken > 0 && schedule.broken[broken - 1].call == c &&
+            schedule.broken[broken - 1].gate_index == k) {
+          --broken;  // the replay ignored it
+          continue;
+        }
+        const std::uint32_t gate = gates[k];
+        if (!(gate & kCollectiveGate)) {
+          raise(to_end[gate], from_leave);
+          continue;
+        }
+        const std::uint32_t instance = gate & ~kCollectiveGate;
+        raise(instance_to_end[instance], from_leave);
+        if (--pending[instance] == 0)
+          for (const std::uint32_t member : graph.members_of(instance))
+            if (member != kNone) raise(to_end[member], instance_to_end[instance]);
+      }
+    }
+    end[loc] -= count;
+  }
+
+  std::vector<SliceEndFunction> out(L);
+  for (std::size_t lane = 0; lane < L; ++lane) {
+    // Locations whose first call here is not handed over enter it from the trace's start.
+    std::vector<bool> handed_first(locations, false);
+    for (const std::uint32_t h : handed) {
+      const std::uint32_t c = part.local(h);
+      if (c == kNone) throw std::invalid_argument("slice end function: a handed call not held");
+      if (c < part.runs.size()) handed_first[graph.call_loc[c]] = true;
+      out[lane].to_end.emplace_back(h, to_end[c][lane]);
+    }
+    TimeNs constant = graph.begin;
+    for (std::uint32_t loc = 0; loc < locations; ++loc) {
+      const std::uint32_t first = part.from[loc];
+      if (!handed_first[loc] && first < graph.loc_first_call[loc + 1])
+        constant = std::max(constant, graph.begin + lengths[lane].of(first) + to_end[first][lane]);
+    }
+    out[lane].constant = constant;
+  }
+  return out;
+}
+
+}  // namespace
+
+TimeNs SliceEndFunction::operator()(const SliceHandover& in) const {
+  if (in.size() != to_end.size())
+    throw std::invalid_argument("slice end function: Enters of other calls handed in");
+  TimeNs end = constant;
+  for (std::size_t k = 0; k < in.size(); ++k) {
+    if (in[k].first != to_end[k].first)
+      throw std::invalid_argument("slice end function: Enters of other calls handed in");
+    end = std::max(end, in[k].second + to_end[k].second);
+  }
+  return end;
+}
+
+std::vector<SliceEndFunction> slice_end_functions(
+    const SliceGraph& part, const ReplaySchedule& schedule,
+    std::span<const std::span<const ScaledSegment>> scaled, std::span<const std::uint32_t> handed) {
+  std::vector<std::vector<ScaledSegment>> here;
+  for (const std::span<const ScaledSegment> s : scaled) here.push_back(scaled_in_slice(part, s));
+  static_assert(kReplayLanes == 2);
+  switch (scaled.size()) {
+    case 0:
+      return {};
+    case 1:
+      return walk_back<1>(part, schedule, here, handed);
+    case 2:
+      return walk_back<2>(part, schedule, here, handed);
+    default:
+      throw std::invalid_argument("slice end function: more lanes than kReplayLanes");
+  }
+}
+
+}  // namespace collwrap
