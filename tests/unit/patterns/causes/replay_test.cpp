@@ -7,6 +7,8 @@
 #include <array>
 #include <set>
 
+#include "replay_slices.h"
+#include "slice_end_function.h"
 #include "synthetic_runs.h"
 
 namespace collwrap::testing {
@@ -217,6 +219,22 @@ Trace crossed_synchronous_sends() {
   return b.finish();
 }
 
+// Rank 0 enters a barrier and then receives from rank 1, whose synchronous send, before its
+// own barrier, completes only once that receive is posted: a cycle the replay breaks at rank
+// 0's barrier, as if it did not wait there. Rank 2 enters the barrier last, and rank 1
+// computes long after it, so that the run's end follows from rank 2's entry, through the
+// barrier on rank 1.
+Trace barrier_crossed_by_a_synchronous_send() {
+  TraceBuilder b(3);
+  b.collective(b.call(0, "MPI_Barrier", 1000, 3020, "y.c", 1), CollOp::Barrier);
+  b.recv(b.call(0, "MPI_Recv", 3030, 3040, "y.c", 2), 1, 0, 8);
+  b.send(b.call(1, "MPI_Ssend", 10, 3035, "y.c", 3), 0, 0, 8);
+  b.collective(b.call(1, "MPI_Barrier", 3036, 3045, "y.c", 1), CollOp::Barrier);
+  b.call(1, "MPI_Comm_rank", 8000, 8010, "y.c", 4);
+  b.collective(b.call(2, "MPI_Barrier", 3000, 3050, "y.c", 1), CollOp::Barrier);
+  return b.finish();
+}
+
 // Rank 2 waits in one MPI_Waitall for messages from ranks 0 and 1. As recorded, rank 1's send
 // comes last (after a call of 400 ns of its own); on an ideal network, where that call takes
 // no time, rank 0's: the two replays' Waitall waited for different calls.
@@ -273,4 +291,41 @@ TEST(Replay, RecordedAndIdealInOnePassAreEachTheReplayAlone) {
 }
 
 }  // namespace
+// A replay keeps the order in which it processed the calls (ReplaySchedule), gates it broke
+// included; walked backwards in that order, a slice's end as a function of what is handed to
+// it (slice_end_function.h) is the replay's end, with segments scaled and where the replay
+// broke a cycle of gates, here on one slice of the whole run (the divided analysis's tests
+// cut more).
+TEST(Replay, TheEndFoundBackwardsInTheReplaysOrderIsTheReplaysEnd) {
+  std::vector<Trace> traces;
+  traces.push_back(delay_chain());
+  traces.push_back(neighbours_and_collectives());
+  traces.push_back(crossed_synchronous_sends());
+  traces.push_back(barrier_crossed_by_a_synchronous_send());
+  traces.push_back(latest_sender_moves());
+  std::size_t broken = 0;
+  for (Trace& trace : traces) {
+    const TracedRun run(std::move(trace));
+    const SliceCuts cuts = cut_at_recorded_leaves(run.trace, run.graph, 1);
+    const SliceGraph part = cut_slice_graph(run.graph, cuts, 0, {});
+    ReplaySchedule schedule;
+    ReplayTimes times;
+    replay_slice(part, times, {}, {}, {}, &schedule);
+    EXPECT_EQ(schedule.calls, run.graph.calls());
+    EXPECT_EQ(schedule.broken.size(), replay_trace(run.graph).broken_gates);
+    broken += schedule.broken.size();
+    std::array<std::vector<ScaledSegment>, 2> scaled;
+    for (std::uint32_t g = 0; g < run.graph.calls(); g += 2) scaled[0].push_back({g, 3.0f});
+    for (std::uint32_t g = 1; g < run.graph.calls(); g += 3) scaled[1].push_back({g, 0.25f});
+    const std::array<std::span<const ScaledSegment>, 2> lanes{scaled[0], scaled[1]};
+    const std::vector<SliceEndFunction> end_of = slice_end_functions(part, schedule, lanes, {});
+    ASSERT_EQ(end_of.size(), 2u);
+    for (std::size_t lane = 0; lane < 2; ++lane)
+      EXPECT_EQ(end_of[lane]({}),
+                replay_trace(run.graph, {NetworkModel::AsRecorded, scaled[lane]}).end)
+          << "lane " << lane;
+  }
+  EXPECT_GT(broken, 0u);
+}
+
 }  // namespace collwrap::testing
