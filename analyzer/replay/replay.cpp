@@ -45,17 +45,10 @@ void replay_ends(const ReplayGraph& graph, std::span<const std::span<const Scale
   if (scaled.size() != ends.size() || enter.size() < ends.size())
     throw std::invalid_argument(
         "replay_ends: a list of scaled segments and an Enter table per lane");
-  static_assert(kReplayLanes == 2);
-  switch (ends.size()) {
-    case 0:
-      return;
-    case 1:
-      return replay_lanes<1>(graph, scaled, ends, enter);
-    case 2:
-      return replay_lanes<2>(graph, scaled, ends, enter);
-    default:
-      throw std::invalid_argument("replay_ends: more lanes than kReplayLanes");
-  }
+  if (ends.empty()) return;
+  replay_engine::with_lanes(ends.size(), "replay_ends", [&](auto lanes) {
+    replay_lanes<decltype(lanes)::value>(graph, scaled, ends, enter);
+  });
 }
 
 void replay_recorded_and_ideal(const ReplayGraph& graph, ReplayTimes& recorded,

@@ -177,19 +177,11 @@ std::vector<SliceHandover> replay_slice_ends(const SliceGraph& part,
   if (in.size() != scaled.size() || ends.size() != scaled.size() || enter.size() < scaled.size())
     throw std::invalid_argument(
         "replay_slice_ends: a handover, an end and an Enter table per list of scaled segments");
-  static_assert(kReplayLanes == 2);
-  switch (scaled.size()) {
-    case 0:
-      return {};
-    case 1:
-      return replay_slice_lanes<1>(part, scaled, NetworkModel::AsRecorded, in, hand_on, ends, enter,
-                                   nullptr);
-    case 2:
-      return replay_slice_lanes<2>(part, scaled, NetworkModel::AsRecorded, in, hand_on, ends, enter,
-                                   nullptr);
-    default:
-      throw std::invalid_argument("replay_slice_ends: more lanes than kReplayLanes");
-  }
+  if (scaled.empty()) return {};
+  return replay_engine::with_lanes(scaled.size(), "replay_slice_ends", [&](auto lanes) {
+    return replay_slice_lanes<decltype(lanes)::value>(part, scaled, NetworkModel::AsRecorded, in,
+                                                      hand_on, ends, enter, nullptr);
+  });
 }
 
 std::vector<ReplaySlice> replay_slices(const ReplayGraph& graph, const SliceCuts& cuts,

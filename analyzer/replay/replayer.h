@@ -6,11 +6,30 @@
 #include <array>
 #include <limits>
 #include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "replay.h"
 
 namespace collwrap::replay_engine {
+
+// Calls run(std::integral_constant<std::size_t, L>{}) with L = lanes, 1 to kReplayLanes: the
+// lane count of a pass is a template argument of the engine. `what` names the caller in the
+// error for more lanes.
+template <typename Run>
+decltype(auto) with_lanes(std::size_t lanes, const char* what, Run&& run) {
+  static_assert(kReplayLanes == 2);
+  switch (lanes) {
+    case 1:
+      return run(std::integral_constant<std::size_t, 1>{});
+    case 2:
+      return run(std::integral_constant<std::size_t, 2>{});
+    default:
+      throw std::invalid_argument(std::string(what) + ": more lanes than kReplayLanes");
+  }
+}
 
 constexpr TimeNs kUnset = std::numeric_limits<TimeNs>::min();
 

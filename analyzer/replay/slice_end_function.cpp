@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "replayer.h"
+
 namespace collwrap {
 namespace {
 
@@ -223,17 +225,10 @@ std::vector<SliceEndFunction> slice_end_functions(
     std::span<const std::span<const ScaledSegment>> scaled, std::span<const std::uint32_t> handed) {
   std::vector<std::vector<ScaledSegment>> here;
   for (const std::span<const ScaledSegment> s : scaled) here.push_back(scaled_in_slice(part, s));
-  static_assert(kReplayLanes == 2);
-  switch (scaled.size()) {
-    case 0:
-      return {};
-    case 1:
-      return walk_back<1>(part, schedule, here, handed);
-    case 2:
-      return walk_back<2>(part, schedule, here, handed);
-    default:
-      throw std::invalid_argument("slice end function: more lanes than kReplayLanes");
-  }
+  if (scaled.empty()) return {};
+  return replay_engine::with_lanes(scaled.size(), "slice_end_functions", [&](auto lanes) {
+    return walk_back<decltype(lanes)::value>(part, schedule, here, handed);
+  });
 }
 
 }  // namespace collwrap

@@ -251,15 +251,22 @@ Trace latest_sender_moves() {
   return b.finish();
 }
 
-// The replay as recorded and the one on an ideal network, run in one pass, are each the replay
-// alone: every Enter, whom every call waited for, the end, the gates broken.
-TEST(Replay, RecordedAndIdealInOnePassAreEachTheReplayAlone) {
+// Runs whose ranks wait for each other in chains, in collectives and in one call for several
+// messages, and one whose crossed synchronous sends make a cycle the replay breaks.
+std::vector<Trace> waiting_and_crossed_runs() {
   std::vector<Trace> traces;
   traces.push_back(delay_chain());
-  traces.push_back(moving_imbalance());
   traces.push_back(neighbours_and_collectives());
   traces.push_back(crossed_synchronous_sends());
   traces.push_back(latest_sender_moves());
+  return traces;
+}
+
+// The replay as recorded and the one on an ideal network, run in one pass, are each the replay
+// alone: every Enter, whom every call waited for, the end, the gates broken.
+TEST(Replay, RecordedAndIdealInOnePassAreEachTheReplayAlone) {
+  std::vector<Trace> traces = waiting_and_crossed_runs();
+  traces.push_back(moving_imbalance());
   std::size_t waits_differ = 0;
   for (Trace& trace : traces) {
     const TracedRun run(std::move(trace));
@@ -290,19 +297,14 @@ TEST(Replay, RecordedAndIdealInOnePassAreEachTheReplayAlone) {
             moves.graph.global(0, 0));
 }
 
-}  // namespace
 // A replay keeps the order in which it processed the calls (ReplaySchedule), gates it broke
 // included; walked backwards in that order, a slice's end as a function of what is handed to
 // it (slice_end_function.h) is the replay's end, with segments scaled and where the replay
 // broke a cycle of gates, here on one slice of the whole run (the divided analysis's tests
 // cut more).
 TEST(Replay, TheEndFoundBackwardsInTheReplaysOrderIsTheReplaysEnd) {
-  std::vector<Trace> traces;
-  traces.push_back(delay_chain());
-  traces.push_back(neighbours_and_collectives());
-  traces.push_back(crossed_synchronous_sends());
+  std::vector<Trace> traces = waiting_and_crossed_runs();
   traces.push_back(barrier_crossed_by_a_synchronous_send());
-  traces.push_back(latest_sender_moves());
   std::size_t broken = 0;
   for (Trace& trace : traces) {
     const TracedRun run(std::move(trace));
@@ -328,4 +330,5 @@ TEST(Replay, TheEndFoundBackwardsInTheReplaysOrderIsTheReplaysEnd) {
   EXPECT_GT(broken, 0u);
 }
 
+}  // namespace
 }  // namespace collwrap::testing
