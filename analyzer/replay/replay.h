@@ -26,6 +26,10 @@ enum class NetworkModel : std::uint8_t { AsRecorded, Ideal };
 struct ScaledSegment {
   std::uint32_t call = 0;
   float factor = 1.0f;
+  // The segment of `length` ns scaled, rounded to the nearest ns: what a replay enters.
+  TimeNs of(TimeNs length) const {
+    return static_cast<TimeNs>(static_cast<double>(length) * static_cast<double>(factor) + 0.5);
+  }
 };
 
 struct ReplayOptions {

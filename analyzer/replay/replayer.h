@@ -295,9 +295,7 @@ class Replayer {
       TimeNs length = segment;
       const std::span<const ScaledSegment> list = scaled_[lane];
       if (std::size_t& next = at.next_scaled[lane]; next < list.size() && list[next].call == g)
-        // Rounded to the nearest ns.
-        length = static_cast<TimeNs>(
-            static_cast<double>(segment) * static_cast<double>(list[next++].factor) + 0.5);
+        length = list[next++].of(segment);
       enter_[lane][g] = at.last_leave[lane] + length;
     }
   }

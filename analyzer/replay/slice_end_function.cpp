@@ -42,14 +42,9 @@ class SegmentLengths {
   TimeNs backwards(std::uint32_t loc, std::uint32_t g) {
     std::size_t& next = next_[loc];
     while (next > 0 && scaled_[next - 1].call > g) --next;
-    return next > 0 && scaled_[next - 1].call == g ? scaled(g, scaled_[next - 1].factor)
-                                                   : graph_.segment(g);
+    return length(next, g);
   }
-  TimeNs of(std::uint32_t g) const {
-    const std::size_t next = after(g + 1);
-    return next > 0 && scaled_[next - 1].call == g ? scaled(g, scaled_[next - 1].factor)
-                                                   : graph_.segment(g);
-  }
+  TimeNs of(std::uint32_t g) const { return length(after(g + 1), g); }
 
  private:
   // The first scaled segment at or after call g.
@@ -59,9 +54,10 @@ class SegmentLengths {
                          [](const ScaledSegment& s, std::uint32_t c) { return s.call < c; }) -
         scaled_.begin());
   }
-  TimeNs scaled(std::uint32_t g, float factor) const {
-    return static_cast<TimeNs>(
-        static_cast<double>(graph_.segment(g)) * static_cast<double>(factor) + 0.5);
+  // Of call g, whose scaled segment, if any, is the one before `next`.
+  TimeNs length(std::size_t next, std::uint32_t g) const {
+    return next > 0 && scaled_[next - 1].call == g ? scaled_[next - 1].of(graph_.segment(g))
+                                                   : graph_.segment(g);
   }
 
   const ReplayGraph& graph_;
@@ -185,16 +181,19 @@ std::vector<SliceEndFunction> walk_back(const SliceGraph& part, const ReplaySche
     }
   }
 
+  // The handed calls as the slice numbers them; locations whose first call here is not handed
+  // over enter it from the trace's start.
+  std::vector<std::uint32_t> held(handed.size());
+  std::vector<bool> handed_first(locations, false);
+  for (std::size_t k = 0; k < handed.size(); ++k) {
+    held[k] = part.local(handed[k]);
+    if (held[k] == kNone) throw std::invalid_argument("slice end function: a handed call not held");
+    if (held[k] < part.runs.size()) handed_first[graph.call_loc[held[k]]] = true;
+  }
   std::vector<SliceEndFunction> out(L);
   for (std::size_t lane = 0; lane < L; ++lane) {
-    // Locations whose first call here is not handed over enter it from the trace's start.
-    std::vector<bool> handed_first(locations, false);
-    for (const std::uint32_t h : handed) {
-      const std::uint32_t held = part.local(h);
-      if (held == kNone) throw std::invalid_argument("slice end function: a handed call not held");
-      if (held < part.runs.size()) handed_first[graph.call_loc[held]] = true;
-      out[lane].to_end.emplace_back(h, to_end[held][lane]);
-    }
+    for (std::size_t k = 0; k < handed.size(); ++k)
+      out[lane].to_end.emplace_back(handed[k], to_end[held[k]][lane]);
     TimeNs constant = graph.begin;
     for (std::uint32_t l = 0; l < locations; ++l) {
       const std::uint32_t first = part.from[l];
