@@ -14,16 +14,36 @@ std::size_t held_end(const LocationRange& held, const WholeTraceFacts& facts) {
 
 }  // namespace
 
-std::vector<ReplayedWait> replayed_waits_for_holder(const ReplaySlice& here,
-                                                    const LocationRange& held) {
-  std::vector<ReplayedWait> waits;
+namespace {
+
+// visit(call) for each call of the holder's locations that waited in the replay slice, in call
+// order (calls of the slice graph).
+template <typename Visit>
+void for_replayed_waits(const ReplaySlice& here, const LocationRange& held, Visit&& visit) {
   const SliceGraph& graph = here.part;
   for (std::size_t loc = held.first; loc < std::min(held.end, graph.from.size()); ++loc)
     for (std::uint32_t c = graph.from[loc]; c < graph.to[loc]; ++c)
-      if (const std::uint32_t w = here.times.waited_for[c]; w != kNone)
-        waits.push_back(
-            {graph.global[c], graph.global[w], here.times.wait(c), here.times.leave(c)});
+      if (here.times.waited_for[c] != kNone) visit(c);
+}
+
+}  // namespace
+
+std::vector<ReplayedWait> replayed_waits_for_holder(const ReplaySlice& here,
+                                                    const LocationRange& held) {
+  std::vector<ReplayedWait> waits;
+  waits.reserve(replayed_wait_count_for_holder(here, held));
+  const SliceGraph& graph = here.part;
+  for_replayed_waits(here, held, [&](std::uint32_t c) {
+    waits.push_back({graph.global[c], graph.global[here.times.waited_for[c]], here.times.wait(c),
+                     here.times.leave(c)});
+  });
   return waits;
+}
+
+std::size_t replayed_wait_count_for_holder(const ReplaySlice& here, const LocationRange& held) {
+  std::size_t count = 0;
+  for_replayed_waits(here, held, [&](std::uint32_t) { ++count; });
+  return count;
 }
 
 void HeldReplay::add(std::span<const ReplayedWait> waits) {
@@ -155,7 +175,7 @@ void need_calls(DelayWindowRuns& runs, const HeldReplay& replay, const SliceInde
               index.location_of(w.waited_for));
 }
 
-DelayWindow empty_delay_window(const DelayWindowRuns& runs, std::size_t s) {
+DelayWindow empty_delay_window(const DelayWindowRuns& runs, std::size_t s, std::size_t waits) {
   DelayWindow window;
   std::size_t rows = 0;
   for (std::size_t loc = 0; loc < runs.locations; ++loc) {
@@ -165,72 +185,87 @@ DelayWindow empty_delay_window(const DelayWindowRuns& runs, std::size_t s) {
   }
   window.segment.resize(rows);
   window.type.resize(rows);
+  window.waits.resize(waits);
   return window;
+}
+
+namespace {
+
+// visit(location, first call, end call, first wait, end wait): of each of the holder's
+// locations, the run of calls slice s's window reads and the holder's waits among them.
+template <typename Visit>
+void for_window_runs(const HeldReplay& replay, const WholeTraceFacts& facts,
+                     const DelayWindowRuns& runs, std::size_t s, Visit&& visit) {
+  const std::vector<DelayWait>& waits = replay.waits();
+  const auto by_call = [](const DelayWait& w, std::uint32_t g) { return w.call < g; };
+  for (std::size_t loc = replay.held().first; loc < held_end(replay.held(), facts); ++loc) {
+    const std::uint32_t first = runs.first[s * runs.locations + loc];
+    const std::uint32_t end = runs.end[s * runs.locations + loc];
+    visit(loc, first, end, std::lower_bound(waits.begin(), waits.end(), first, by_call),
+          std::lower_bound(waits.begin(), waits.end(), end, by_call));
+  }
+}
+
+}  // namespace
+
+std::size_t delay_wait_count_for_slice(const HeldReplay& replay, const WholeTraceFacts& facts,
+                                       const DelayWindowRuns& runs, std::size_t s) {
+  std::size_t waited = 0;
+  for_window_runs(replay, facts, runs, s, [&](std::size_t, auto, auto, auto from, auto to) {
+    waited += static_cast<std::size_t>(to - from);
+  });
+  return waited;
 }
 
 DelayWindowPart delay_rows_for_slice(const HeldReplay& replay, const GraphRows& rows,
                                      const Trace& trace, const WholeTraceFacts& facts,
                                      const DelayWindowRuns& runs, std::size_t s) {
   DelayWindowPart out;
-  const std::vector<DelayWait>& waits = replay.waits();
-  const std::size_t first_loc = replay.held().first, end_loc = held_end(replay.held(), facts);
-  const auto run = [&](std::size_t loc) {
-    return std::pair(runs.first[s * runs.locations + loc], runs.end[s * runs.locations + loc]);
-  };
-  const auto waits_in = [&](std::uint32_t first, std::uint32_t end) {
-    const auto by_call = [](const DelayWait& w, std::uint32_t g) { return w.call < g; };
-    return std::pair(std::lower_bound(waits.begin(), waits.end(), first, by_call),
-                     std::lower_bound(waits.begin(), waits.end(), end, by_call));
-  };
   // Sized first: grown by doubling, the part would hold up to twice its rows, and the copies
   // left behind at each growth would add to the peak.
-  std::size_t row_count = 0, waited = 0;
-  for (std::size_t loc = first_loc; loc < end_loc; ++loc) {
-    const auto [first, end] = run(loc);
-    row_count += end - first;
-    const auto [from, to] = waits_in(first, end);
-    waited += static_cast<std::size_t>(to - from);
-  }
+  std::size_t row_count = 0;
+  for_window_runs(replay, facts, runs, s,
+                  [&](std::size_t, std::uint32_t first, std::uint32_t end, auto, auto) {
+                    row_count += end - first;
+                  });
   out.segment.reserve(row_count);
   out.type.reserve(row_count);
-  out.waits.reserve(waited);
-  for (std::size_t loc = first_loc; loc < end_loc; ++loc) {
-    const auto [first, end] = run(loc);
-    for (std::uint32_t g = first; g < end; ++g) {
-      out.segment.push_back(rows.segment(g));
-      out.type.push_back(rows.segment_type[g - rows.first_call]);
-    }
-    const auto [from, to] = waits_in(first, end);
-    for (auto w = from; w != to; ++w) {
-      DelayWait& wait = out.waits.emplace_back(*w);
-      wait.site = trace.locations[loc].call_callsite[w->call - facts.loc_first_call[loc]];
-    }
-  }
+  out.waits.reserve(delay_wait_count_for_slice(replay, facts, runs, s));
+  for_window_runs(replay, facts, runs, s,
+                  [&](std::size_t loc, std::uint32_t first, std::uint32_t end, auto from, auto to) {
+                    for (std::uint32_t g = first; g < end; ++g) {
+                      out.segment.push_back(rows.segment(g));
+                      out.type.push_back(rows.segment_type[g - rows.first_call]);
+                    }
+                    for (auto w = from; w != to; ++w) {
+                      DelayWait& wait = out.waits.emplace_back(*w);
+                      wait.site =
+                          trace.locations[loc].call_callsite[w->call - facts.loc_first_call[loc]];
+                    }
+                  });
   return out;
 }
 
-HeldRows held_rows(DelayWindow& window, const LocationRange& held) {
+HeldRows held_rows(DelayWindow& window, const LocationRange& held, std::size_t first_wait,
+                   std::size_t waits) {
   const std::size_t locations = window.first.size();
   std::size_t at = 0, count = 0;
   for (std::size_t loc = 0; loc < std::min(held.end, locations); ++loc)
     (loc < held.first ? at : count) += window.end[loc] - window.first[loc];
-  return {std::span(window.segment).subspan(at, count), std::span(window.type).subspan(at, count)};
+  if (first_wait + waits > window.waits.size())
+    throw std::runtime_error(
+        "a delay slice's window has less room for waits than its holders send");
+  return {std::span(window.segment).subspan(at, count), std::span(window.type).subspan(at, count),
+          std::span(window.waits).subspan(first_wait, waits)};
 }
 
-void merge_delay_waits(DelayWindow& into, std::vector<DelayWait> waits) {
-  if (waits.empty()) return;
-  const auto at = std::lower_bound(into.waits.begin(), into.waits.end(), waits.front().call,
-                                   [](const DelayWait& w, std::uint32_t g) { return w.call < g; });
-  into.waits.insert(at, waits.begin(), waits.end());
-}
-
-void merge_delay_rows(DelayWindow& into, DelayWindowPart part, const LocationRange& held) {
-  const HeldRows place = held_rows(into, held);
-  if (part.segment.size() != place.segment.size() || part.type.size() != place.type.size())
+void place_delay_rows(const HeldRows& place, const DelayWindowPart& part) {
+  if (part.segment.size() != place.segment.size() || part.type.size() != place.type.size() ||
+      part.waits.size() != place.waits.size())
     throw std::runtime_error("a holder sent a delay slice more or fewer rows than its window has");
   std::copy(part.segment.begin(), part.segment.end(), place.segment.begin());
   std::copy(part.type.begin(), part.type.end(), place.type.begin());
-  merge_delay_waits(into, std::move(part.waits));
+  std::copy(part.waits.begin(), part.waits.end(), place.waits.begin());
 }
 
 }  // namespace collwrap

@@ -16,7 +16,7 @@
 //      take_delayer_answers);
 //   4. each holder marks the calls each slice's waits read (need_calls, merged by the least
 //      first and greatest end), and sends each slice's process its locations' rows of the
-//      slice's window (delay_rows_for_slice), which puts them together (merge_delay_rows);
+//      slice's window (delay_rows_for_slice), which puts each in its place (place_delay_rows);
 //   5. from the last slice to the first, each process attributes its slice's waits (DelaySlice)
 //      and hands the one before what they charged to earlier slices.
 #pragma once
@@ -41,12 +41,16 @@ struct ReplayedWait {
 // that waited, by call.
 std::vector<ReplayedWait> replayed_waits_for_holder(const ReplaySlice& here,
                                                     const LocationRange& held);
+// How many that is: the holder makes room for every slice's at once.
+std::size_t replayed_wait_count_for_holder(const ReplaySlice& here, const LocationRange& held);
 
 // What a holder knows of the replay of its locations' calls: their waits, put together from
 // every slice's.
 class HeldReplay {
  public:
   explicit HeldReplay(const LocationRange& held) : held_(held) {}
+  // Room for `waits` in all, so that adding them copies none twice.
+  void reserve(std::size_t waits) { waits_.reserve(waits); }
   // One slice's waits, in call order.
   void add(std::span<const ReplayedWait> waits);
   // Once every slice's are in: the waits in call order.
@@ -103,8 +107,9 @@ void take_delayer_answers(HeldReplay& replay, const WholeTraceFacts& facts,
 // merged over the holders by the least first and the greatest end.
 void need_calls(DelayWindowRuns& runs, const HeldReplay& replay, const SliceIndex& index);
 
-// Slice s's window with its runs and room for every row, before any holder's are merged.
-DelayWindow empty_delay_window(const DelayWindowRuns& runs, std::size_t s);
+// Slice s's window with its runs and room for every row and for `waits` waits, before any
+// holder's are put in place.
+DelayWindow empty_delay_window(const DelayWindowRuns& runs, std::size_t s, std::size_t waits);
 
 // What a holder sends slice s's process of its locations' calls in the slice's window, in
 // location order: their rows, and those of its waits.
@@ -113,20 +118,25 @@ struct DelayWindowPart {
   std::vector<std::uint32_t> type;
   std::vector<DelayWait> waits;
 };
+// How many waits the part has.
+std::size_t delay_wait_count_for_slice(const HeldReplay& replay, const WholeTraceFacts& facts,
+                                       const DelayWindowRuns& runs, std::size_t s);
 // From the holder's rows (segments and their types), its trace (call sites) and its replay.
 DelayWindowPart delay_rows_for_slice(const HeldReplay& replay, const GraphRows& rows,
                                      const Trace& trace, const WholeTraceFacts& facts,
                                      const DelayWindowRuns& runs, std::size_t s);
 
-// The place in `window` of the rows of the locations `held`.
+// The place in `window` of the rows of the locations `held`, and of their `waits` waits, which
+// follow the `first_wait` of the holders before (a window's waits are in call order, and the
+// holders' locations in location order).
 struct HeldRows {
   std::span<TimeNs> segment;
   std::span<std::uint32_t> type;
+  std::span<DelayWait> waits;
 };
-HeldRows held_rows(DelayWindow& window, const LocationRange& held);
-// Puts the waits a holder sent among the window's (whose calls are another holder's each).
-void merge_delay_waits(DelayWindow& into, std::vector<DelayWait> waits);
-// Puts what a holder of `held` sent in its place.
-void merge_delay_rows(DelayWindow& into, DelayWindowPart part, const LocationRange& held);
+HeldRows held_rows(DelayWindow& window, const LocationRange& held, std::size_t first_wait,
+                   std::size_t waits);
+// Puts what a holder sent in its place.
+void place_delay_rows(const HeldRows& place, const DelayWindowPart& part);
 
 }  // namespace collwrap

@@ -10,13 +10,34 @@
 namespace collwrap {
 namespace {
 
+// By process, how many of something each sends this one, from how many this one sends each
+// (count(to)).
+template <typename Count>
+std::vector<std::uint64_t> sent_to_each(Count&& count) {
+  const int processes = process_count();
+  std::vector<std::uint64_t> to_each(static_cast<std::size_t>(processes));
+  std::vector<std::uint64_t> from_each(to_each.size());
+  for (int to = 0; to < processes; ++to) to_each[static_cast<std::size_t>(to)] = count(to);
+  MPI_Alltoall(to_each.data(), 1, MPI_UINT64_T, from_each.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
+  return from_each;
+}
+template <typename Count>
+std::size_t sum_sent_to_each(Count&& count) {
+  std::size_t sum = 0;
+  for (const std::uint64_t n : sent_to_each(count)) sum += n;
+  return sum;
+}
+
 // 1. The waits of this process's locations' calls, from every slice's process: K - 1 rounds
 // of one partner each way.
 HeldReplay replay_to_holders(const JobSlice& slice, const HeldShare& held) {
   const int self = this_process(), processes = process_count();
   HeldReplay mine(held.part.held);
+  const auto holder = [&](int p) { return held.shares.at(static_cast<std::size_t>(p)); };
+  mine.reserve(sum_sent_to_each(
+      [&](int to) { return replayed_wait_count_for_holder(*slice.replay, holder(to)); }));
   const auto waits_for = [&](int to) {
-    return replayed_waits_for_holder(*slice.replay, held.shares.at(static_cast<std::size_t>(to)));
+    return replayed_waits_for_holder(*slice.replay, holder(to));
   };
   mine.add(waits_for(self));
   for (int round = 1; round < processes; ++round) {
@@ -90,25 +111,31 @@ DelayWindow window_in_job(const JobSlice& slice, const HeldShare& held, const He
     return delay_rows_for_slice(replay, slice.own_rows, held.part.trace, slice.facts, runs,
                                 static_cast<std::size_t>(s));
   };
-  DelayWindow window = empty_delay_window(runs, static_cast<std::size_t>(self));
-  merge_delay_rows(window, rows_for(self), held.part.held);
-  // Every process knows how many rows each sends each: received in place; the waits after.
+  // Every process knows how many rows each sends each, and is told how many waits: each
+  // holder's are received in their place (in call order, after the holders' before).
+  const std::vector<std::uint64_t> waits = sent_to_each([&](int s) {
+    return delay_wait_count_for_slice(replay, slice.facts, runs, static_cast<std::size_t>(s));
+  });
+  std::vector<std::size_t> first_wait(waits.size() + 1, 0);
+  for (std::size_t p = 0; p < waits.size(); ++p) first_wait[p + 1] = first_wait[p] + waits[p];
+  DelayWindow window = empty_delay_window(runs, static_cast<std::size_t>(self), first_wait.back());
+  const auto place_of = [&](int p) {
+    const auto q = static_cast<std::size_t>(p);
+    return held_rows(window, held.shares.at(q), first_wait[q], waits[q]);
+  };
+  place_delay_rows(place_of(self), rows_for(self));
   for (int round = 1; round < processes; ++round) {
     const int to = (self + round) % processes, from = (self - round + processes) % processes;
-    DelayWindowPart part = rows_for(to);
-    const HeldRows place = held_rows(window, held.shares.at(static_cast<std::size_t>(from)));
+    const DelayWindowPart part = rows_for(to);
+    const HeldRows place = place_of(from);
     ExchangeRound exchange;
     exchange.receive(place.segment, from);
     exchange.receive(place.type, from);
+    exchange.receive(place.waits, from);
     exchange.send(part.segment, to);
     exchange.send(part.type, to);
+    exchange.send(part.waits, to);
     exchange.wait();
-    std::vector<char> bytes;
-    Out(bytes).vector(part.waits);
-    part = {};
-    std::vector<DelayWait> waits;
-    In(swap_bytes(bytes, to, from), "the waits of a delay slice's window").vector(waits);
-    merge_delay_waits(window, std::move(waits));
   }
   return window;
 }

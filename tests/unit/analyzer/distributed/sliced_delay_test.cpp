@@ -35,8 +35,12 @@ DelayCosts play_delay_costs(PlayedJob& job, const SegmentTypes& types, const Rep
   std::vector<HeldReplay> held;
   for (std::size_t p = 0; p < processes; ++p) held.emplace_back(job.shares[p]);
   for (std::size_t s = 0; s < processes; ++s)
-    for (std::size_t p = 0; p < processes; ++p)
-      held[p].add(replayed_waits_for_holder(job.slices[s], job.shares[p]));
+    for (std::size_t p = 0; p < processes; ++p) {
+      const std::vector<ReplayedWait> waits =
+          replayed_waits_for_holder(job.slices[s], job.shares[p]);
+      EXPECT_EQ(replayed_wait_count_for_holder(job.slices[s], job.shares[p]), waits.size());
+      held[p].add(waits);
+    }
   for (HeldReplay& h : held) h.finish();
 
   // 2. The delay analysis's slices, at the replayed Leaves.
@@ -77,11 +81,15 @@ DelayCosts play_delay_costs(PlayedJob& job, const SegmentTypes& types, const Rep
   }
   std::vector<DelayWindow> windows;
   for (std::size_t s = 0; s < processes; ++s) {
-    windows.push_back(empty_delay_window(runs, s));
+    // Each holder's waits after those of the holders before.
+    std::vector<std::size_t> first_wait{0};
     for (std::size_t p = 0; p < processes; ++p)
-      merge_delay_rows(windows.back(),
-                       delay_rows_for_slice(held[p], job.rows[p], parts[p].trace, facts, runs, s),
-                       job.shares[p]);
+      first_wait.push_back(first_wait.back() + delay_wait_count_for_slice(held[p], facts, runs, s));
+    windows.push_back(empty_delay_window(runs, s, first_wait.back()));
+    for (std::size_t p = 0; p < processes; ++p)
+      place_delay_rows(held_rows(windows.back(), job.shares[p], first_wait[p],
+                                 first_wait[p + 1] - first_wait[p]),
+                       delay_rows_for_slice(held[p], job.rows[p], parts[p].trace, facts, runs, s));
   }
 
   // 5. From the last slice to the first.
