@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "flat_map.h"
 #include "replay_slices.h"
 
 namespace collwrap {
@@ -34,9 +33,16 @@ SliceGraph slice_graph_from_rows(const SliceCuts& cuts, std::size_t s, SliceRows
   // Every table sized up front: at 10^8 events a slice has some 16 million calls, whose
   // tables would otherwise be copied as they grow.
   std::size_t row_calls = 0, row_gates = 0;
+  // The lowest and highest collective instance the gates name.
+  std::uint32_t lowest = kNone, highest = 0;
   for (const GraphRows& r : rows.locations) {
     row_calls += r.calls();
     row_gates += r.gates.size();
+    for (const std::uint32_t gate : r.gates)
+      if (gate & kCollectiveGate) {
+        lowest = std::min(lowest, gate & ~kCollectiveGate);
+        highest = std::max(highest, gate & ~kCollectiveGate);
+      }
   }
   slice.global.reserve(row_calls + rows.handed.size());
   g.call_loc.reserve(row_calls + rows.handed.size());
@@ -73,8 +79,12 @@ SliceGraph slice_graph_from_rows(const SliceCuts& cuts, std::size_t s, SliceRows
   const std::uint32_t calls = static_cast<std::uint32_t>(slice.global.size());
   g.call_costs.assign(calls, {});
   g.gate_first.assign(calls + 1, 0);
-  FlatMap<std::uint64_t, U64Hash> instance_of(16);  // whole instance → local
-  std::vector<std::uint32_t> instances;             // local → whole
+  // Whole instance → local, by whole instance from the lowest: a location's calls wait for
+  // instances in ascending order, so that a table read location by location stays in the
+  // cache where a hash map's random slots did not (at 10^8 events its misses were half of
+  // this function's 0.5-0.7 s). 4 bytes for each instance the slice's gates span.
+  std::vector<std::uint32_t> instance_of(lowest <= highest ? highest - lowest + 1 : 0, kNone);
+  std::vector<std::uint32_t> instances;  // local → whole
   const bool typed = std::any_of(rows.locations.begin(), rows.locations.end(),
                                  [](const GraphRows& r) { return !r.segment_type.empty(); });
   if (typed) slice.segment_type.assign(calls, kNone);
@@ -101,10 +111,12 @@ SliceGraph slice_graph_from_rows(const SliceCuts& cuts, std::size_t s, SliceRows
         std::uint32_t mapped = kNone;
         if (gate & kCollectiveGate) {
           const std::uint32_t i = gate & ~kCollectiveGate;
-          const auto next = static_cast<std::uint32_t>(instances.size());
-          mapped = instance_of.insert(i, next);
-          if (mapped == next) instances.push_back(i);
-          mapped |= kCollectiveGate;
+          std::uint32_t& local = instance_of[i - lowest];
+          if (local == kNone) {
+            local = static_cast<std::uint32_t>(instances.size());
+            instances.push_back(i);
+          }
+          mapped = local | kCollectiveGate;
         } else {
           mapped = slice.local(gate);
         }
