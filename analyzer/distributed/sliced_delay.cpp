@@ -12,10 +12,6 @@ std::size_t held_end(const LocationRange& held, const WholeTraceFacts& facts) {
   return std::min(held.end, facts.loc_first_call.size() - 1);
 }
 
-}  // namespace
-
-namespace {
-
 // visit(call) for each call of the holder's locations that waited in the replay slice, in call
 // order (calls of the slice graph).
 template <typename Visit>

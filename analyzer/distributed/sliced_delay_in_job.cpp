@@ -13,7 +13,7 @@ namespace {
 // By process, how many of something each sends this one, from how many this one sends each
 // (count(to)).
 template <typename Count>
-std::vector<std::uint64_t> sent_to_each(Count&& count) {
+std::vector<std::uint64_t> received_from_each(Count&& count) {
   const int processes = process_count();
   std::vector<std::uint64_t> to_each(static_cast<std::size_t>(processes));
   std::vector<std::uint64_t> from_each(to_each.size());
@@ -22,9 +22,9 @@ std::vector<std::uint64_t> sent_to_each(Count&& count) {
   return from_each;
 }
 template <typename Count>
-std::size_t sum_sent_to_each(Count&& count) {
+std::size_t received_in_all(Count&& count) {
   std::size_t sum = 0;
-  for (const std::uint64_t n : sent_to_each(count)) sum += n;
+  for (const std::uint64_t n : received_from_each(count)) sum += n;
   return sum;
 }
 
@@ -34,7 +34,7 @@ HeldReplay replay_to_holders(const JobSlice& slice, const HeldShare& held) {
   const int self = this_process(), processes = process_count();
   HeldReplay mine(held.part.held);
   const auto holder = [&](int p) { return held.shares.at(static_cast<std::size_t>(p)); };
-  mine.reserve(sum_sent_to_each(
+  mine.reserve(received_in_all(
       [&](int to) { return replayed_wait_count_for_holder(*slice.replay, holder(to)); }));
   const auto waits_for = [&](int to) {
     return replayed_waits_for_holder(*slice.replay, holder(to));
@@ -113,7 +113,7 @@ DelayWindow window_in_job(const JobSlice& slice, const HeldShare& held, const He
   };
   // Every process knows how many rows each sends each, and is told how many waits: each
   // holder's are received in their place (in call order, after the holders' before).
-  const std::vector<std::uint64_t> waits = sent_to_each([&](int s) {
+  const std::vector<std::uint64_t> waits = received_from_each([&](int s) {
     return delay_wait_count_for_slice(replay, slice.facts, runs, static_cast<std::size_t>(s));
   });
   std::vector<std::size_t> first_wait(waits.size() + 1, 0);
