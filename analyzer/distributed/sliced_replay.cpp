@@ -149,14 +149,8 @@ GraphRows rows_between(const GraphRows& rows, std::uint32_t first, std::uint32_t
   out.first_call = first;
   const std::uint32_t r0 = first - rows.first_call, r1 = end - rows.first_call;
   out.call_costs.assign(rows.call_costs.begin() + r0, rows.call_costs.begin() + r1);
-  const auto within = [&](const std::vector<std::pair<std::uint32_t, TimeNs>>& list) {
-    std::vector<std::pair<std::uint32_t, TimeNs>> kept;
-    for (const auto& entry : list)
-      if (entry.first >= first && entry.first < end) kept.push_back(entry);
-    return kept;
-  };
-  out.long_segments = within(rows.long_segments);
-  out.long_own_costs = within(rows.long_own_costs);
+  out.long_segments = long_costs_between(rows.long_segments, first, end);
+  out.long_own_costs = long_costs_between(rows.long_own_costs, first, end);
   if (!rows.segment_type.empty())
     out.segment_type.assign(rows.segment_type.begin() + r0, rows.segment_type.begin() + r1);
   out.gates.assign(rows.gates.begin() + rows.gate_first[r0],
@@ -168,18 +162,39 @@ GraphRows rows_between(const GraphRows& rows, std::uint32_t first, std::uint32_t
 
 }  // namespace
 
+std::vector<std::pair<std::uint32_t, TimeNs>> long_costs_between(
+    const std::vector<std::pair<std::uint32_t, TimeNs>>& list, std::uint32_t first,
+    std::uint32_t end) {
+  std::vector<std::pair<std::uint32_t, TimeNs>> kept;
+  for (const auto& entry : list)
+    if (entry.first >= first && entry.first < end) kept.push_back(entry);
+  return kept;
+}
+
+std::pair<std::uint32_t, std::uint32_t> slice_calls(const SliceCuts& cuts, std::size_t s,
+                                                    std::size_t loc) {
+  const std::uint32_t first = cuts.row(s)[loc], next = cuts.row(s + 1)[loc];
+  return {first, std::min(next + 1, cuts.row(cuts.slices())[loc])};
+}
+
+std::vector<GraphRows::Member> slice_members(const GraphRows& rows, const GatedSlices& gated,
+                                             std::size_t s) {
+  std::vector<GraphRows::Member> out;
+  for (const GraphRows::Member& m : rows.members)
+    if (gated.lowest[m.instance] <= s && s < gated.end[m.instance]) out.push_back(m);
+  return out;
+}
+
 SliceRows rows_for_slice(const GraphRows& rows, const LocationRange& held, const SliceCuts& cuts,
                          const GatedSlices& gated, const SliceIndex& index, std::size_t s) {
   SliceRows out;
   out.begin = index.begin();
   out.locations.resize(cuts.locations);
   for (std::size_t loc = held.first; loc < std::min(held.end, cuts.locations); ++loc) {
-    const std::uint32_t first = cuts.row(s)[loc], next = cuts.row(s + 1)[loc];
-    const std::uint32_t end = std::min(next + 1, cuts.row(cuts.slices())[loc]);
+    const auto [first, end] = slice_calls(cuts, s, loc);
     out.locations[loc] = rows_between(rows, first, end);
   }
-  for (const GraphRows::Member& m : rows.members)
-    if (gated.lowest[m.instance] <= s && s < gated.end[m.instance]) out.members.push_back(m);
+  out.members = slice_members(rows, gated, s);
   return out;
 }
 
@@ -188,8 +203,12 @@ void merge_slice_rows(SliceRows& into, SliceRows&& part, const LocationRange& he
   into.locations.resize(part.locations.size());
   for (std::size_t loc = held.first; loc < std::min(held.end, part.locations.size()); ++loc)
     into.locations[loc] = std::move(part.locations[loc]);
+  merge_slice_members(into, part.members);
+}
+
+void merge_slice_members(SliceRows& into, std::span<const GraphRows::Member> part) {
   const std::size_t middle = into.members.size();
-  into.members.insert(into.members.end(), part.members.begin(), part.members.end());
+  into.members.insert(into.members.end(), part.begin(), part.end());
   std::inplace_merge(into.members.begin(),
                      into.members.begin() + static_cast<std::ptrdiff_t>(middle),
                      into.members.end());

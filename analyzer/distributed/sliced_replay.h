@@ -98,8 +98,20 @@ void merge_gated_slices(GatedSlices& into, const GatedSlices& part);
 // a call of the slice waits for.
 SliceRows rows_for_slice(const GraphRows& rows, const LocationRange& held, const SliceCuts& cuts,
                          const GatedSlices& gated, const SliceIndex& index, std::size_t s);
+// The parts of rows_for_slice, for a sender that sends its rows from where they lie: the calls
+// [first, end) (global ids) of location `loc` whose rows slice s gets, and the members.
+std::pair<std::uint32_t, std::uint32_t> slice_calls(const SliceCuts& cuts, std::size_t s,
+                                                    std::size_t loc);
+std::vector<GraphRows::Member> slice_members(const GraphRows& rows, const GatedSlices& gated,
+                                             std::size_t s);
+// The entries of a list of long segments or own costs (GraphRows) of the calls [first, end).
+std::vector<std::pair<std::uint32_t, TimeNs>> long_costs_between(
+    const std::vector<std::pair<std::uint32_t, TimeNs>>& list, std::uint32_t first,
+    std::uint32_t end);
 // Adds the rows a holder of `held` sent.
 void merge_slice_rows(SliceRows& into, SliceRows&& part, const LocationRange& held);
+// Adds the members a holder sent (both by instance, then position).
+void merge_slice_members(SliceRows& into, std::span<const GraphRows::Member> part);
 
 // What slice s reads (its own calls, the calls they wait for, the members of the instances they
 // wait for) of the Enters other slices set.

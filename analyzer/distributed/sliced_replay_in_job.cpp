@@ -55,36 +55,51 @@ void call_times(In& in, std::vector<std::pair<std::uint32_t, TimeNs>>& pairs) {
   for (std::size_t k = 0; k < calls.size(); ++k) pairs.emplace_back(calls[k], times[k]);
 }
 
-const auto graph_rows_fields = [](auto& io, auto& r) {
-  io.value(r.first_call);
-  io.vector(r.call_costs);
-  call_times(io, r.long_segments);
-  call_times(io, r.long_own_costs);
-  io.vector(r.gate_first);
-  io.vector(r.gates);
-  io.vector(r.segment_type);
-};
-
-// A slice's rows from one holder: those of its locations `held` and the members.
-std::vector<char> slice_rows_bytes(const SliceRows& rows, const LocationRange& held) {
+// The sizes of one holder's rows of a slice, and their few long costs, sent ahead of the rows so
+// that the receiver sizes its columns and MPI puts each row in its place: the rows travel as
+// they lie in the holder's rows, with no copy on either side but MPI's. By held location: its
+// first call, its calls, its gates, whether it has segment types, its long costs; then the
+// members' count.
+std::vector<char> slice_rows_header(const GraphRows& mine, const LocationRange& held,
+                                    const SliceCuts& cuts, std::size_t s, std::size_t members) {
   std::vector<char> bytes;
   Out out(bytes);
-  out.value(rows.begin);
-  out.vector(rows.members);
-  for (std::size_t loc = held.first; loc < std::min(held.end, rows.locations.size()); ++loc)
-    graph_rows_fields(out, rows.locations[loc]);
+  for (std::size_t loc = held.first; loc < std::min(held.end, cuts.locations); ++loc) {
+    const auto [first, end] = slice_calls(cuts, s, loc);
+    const std::uint32_t r0 = first - mine.first_call, r1 = end - mine.first_call;
+    out.value(first);
+    out.value(r1 - r0);
+    out.value(mine.gate_first[r1] - mine.gate_first[r0]);
+    out.value(static_cast<std::uint8_t>(!mine.segment_type.empty()));
+    call_times(out, long_costs_between(mine.long_segments, first, end));
+    call_times(out, long_costs_between(mine.long_own_costs, first, end));
+  }
+  out.value(static_cast<std::uint64_t>(members));
   return bytes;
 }
-SliceRows read_slice_rows(std::span<const char> bytes, const LocationRange& held,
-                          std::size_t locations) {
-  SliceRows rows;
-  In in(bytes, "the replay graph's rows of a slice");
-  in.value(rows.begin);
-  in.vector(rows.members);
-  rows.locations.resize(locations);
-  for (std::size_t loc = held.first; loc < std::min(held.end, locations); ++loc)
-    graph_rows_fields(in, rows.locations[loc]);
-  return rows;
+
+// Sizes the rows of `theirs` by the header their holder sent; the members' count.
+std::size_t size_slice_rows(SliceRows& rows, std::span<const char> header,
+                            const LocationRange& theirs, std::size_t locations) {
+  In in(header, "the sizes of the replay graph's rows of a slice");
+  for (std::size_t loc = theirs.first; loc < std::min(theirs.end, locations); ++loc) {
+    GraphRows& r = rows.locations[loc];
+    std::uint32_t calls = 0, gates = 0;
+    std::uint8_t typed = 0;
+    in.value(r.first_call);
+    in.value(calls);
+    in.value(gates);
+    in.value(typed);
+    call_times(in, r.long_segments);
+    call_times(in, r.long_own_costs);
+    r.call_costs.resize(calls);
+    r.segment_type.resize(typed ? calls : 0);
+    r.gate_first.resize(std::size_t{calls} + 1);
+    r.gates.resize(gates);
+  }
+  std::uint64_t members = 0;
+  in.value(members);
+  return members;
 }
 
 // This process's slice's rows, from every process's rows of its locations: K - 1 rounds of one
@@ -92,18 +107,52 @@ SliceRows read_slice_rows(std::span<const char> bytes, const LocationRange& held
 SliceRows rows_in_job(const HeldShare& held, const GraphRows& mine, const SliceCuts& cuts,
                       const GatedSlices& gated, const SliceIndex& index) {
   const int self = this_process(), processes = process_count();
-  // Each slice's rows are made as they go, so that the copies sent are not held at once.
-  const auto rows_of = [&](int s) {
-    return rows_for_slice(mine, held.part.held, cuts, gated, index, static_cast<std::size_t>(s));
-  };
   SliceRows rows;
-  merge_slice_rows(rows, rows_of(self), held.part.held);
+  merge_slice_rows(
+      rows,
+      rows_for_slice(mine, held.part.held, cuts, gated, index, static_cast<std::size_t>(self)),
+      held.part.held);
   for (int round = 1; round < processes; ++round) {
     const int to = (self + round) % processes, from = (self - round + processes) % processes;
-    const std::vector<char> bytes =
-        swap_bytes(slice_rows_bytes(rows_of(to), held.part.held), to, from);
+    const std::vector<GraphRows::Member> members =
+        slice_members(mine, gated, static_cast<std::size_t>(to));
     const LocationRange& theirs = held.shares.at(static_cast<std::size_t>(from));
-    merge_slice_rows(rows, read_slice_rows(bytes, theirs, cuts.locations), theirs);
+    std::vector<GraphRows::Member> their_members(
+        size_slice_rows(rows,
+                        swap_bytes(slice_rows_header(mine, held.part.held, cuts,
+                                                     static_cast<std::size_t>(to), members.size()),
+                                   to, from),
+                        theirs, cuts.locations));
+    ExchangeRound exchange;
+    for (std::size_t loc = theirs.first; loc < std::min(theirs.end, cuts.locations); ++loc) {
+      GraphRows& r = rows.locations[loc];
+      exchange.receive(r.call_costs, from);
+      exchange.receive(r.segment_type, from);
+      exchange.receive(r.gate_first, from);
+      exchange.receive(r.gates, from);
+    }
+    exchange.receive(their_members, from);
+    for (std::size_t loc = held.part.held.first; loc < std::min(held.part.held.end, cuts.locations);
+         ++loc) {
+      const auto [first, end] = slice_calls(cuts, static_cast<std::size_t>(to), loc);
+      const std::uint32_t r0 = first - mine.first_call, r1 = end - mine.first_call;
+      const auto part = [&](const auto& column, std::uint32_t b, std::uint32_t e) {
+        return std::span(column).subspan(b, e - b);
+      };
+      exchange.send(part(mine.call_costs, r0, r1), to);
+      if (!mine.segment_type.empty()) exchange.send(part(mine.segment_type, r0, r1), to);
+      exchange.send(part(mine.gate_first, r0, r1 + 1), to);
+      exchange.send(part(mine.gates, mine.gate_first[r0], mine.gate_first[r1]), to);
+    }
+    exchange.send(members, to);
+    exchange.wait();
+    // Each location's gates were numbered from the holder's first row.
+    for (std::size_t loc = theirs.first; loc < std::min(theirs.end, cuts.locations); ++loc) {
+      std::vector<std::uint32_t>& gate_first = rows.locations[loc].gate_first;
+      const std::uint32_t base = gate_first.front();
+      for (std::uint32_t& g : gate_first) g -= base;
+    }
+    merge_slice_members(rows, their_members);
   }
   return rows;
 }
