@@ -82,7 +82,7 @@ InstanceGates instance_gates(const Trace& trace, const Matching& matching, const
 
 // Calls add(waiting call, gate, the gate's recorded Enter) for every gate of a call at the
 // `rows_of` locations, and member(instance, position, call) for each of their collective
-// members; run twice, once to count and once to fill.
+// members.
 template <typename Add, typename Member>
 void for_each_gate(const Trace& trace, const Matching& matching, const WholeTraceFacts& facts,
                    const CallIds& ids, const LocationRange& rows_of, Add&& add, Member&& member) {
@@ -248,28 +248,38 @@ GraphRows graph_rows(const Trace& trace, const Matching& matching, const WholeTr
   const std::uint32_t calls = facts.loc_first_call[end_loc] - rows.first_call;
   const auto row = [&](std::uint32_t call) { return call - rows.first_call; };
 
-  // Gates counted, then filled; each row's latest gate Enter kept on the way.
-  rows.gate_first.assign(calls + 1, 0);
-  std::size_t members = 0;
-  for_each_gate(
-      trace, matching, facts, ids, held,
-      [&](std::uint32_t call, std::uint32_t, TimeNs) { ++rows.gate_first[row(call) + 1]; },
-      [&](std::uint32_t, std::uint32_t, std::uint32_t) { ++members; });
-  for (std::uint32_t r = 0; r < calls; ++r) rows.gate_first[r + 1] += rows.gate_first[r];
-  rows.gates.resize(rows.gate_first[calls]);
-  rows.members.reserve(members);
-  std::vector<std::uint32_t> fill(rows.gate_first.begin(), rows.gate_first.end() - 1);
+  // One walk finds the gates, which looks up calls on other locations and is what takes the
+  // time; each row's latest gate Enter is kept on the way, and the gates as (row, gate) pairs,
+  // from which they are counted and placed by row. The pairs are sized for a gate per message
+  // and per member, which they exceed only with synchronous sends or neighbourhood collectives.
+  struct FoundGate {
+    std::uint32_t row, gate;
+  };
+  std::vector<FoundGate> found;
+  std::size_t held_members = 2 * (end_loc - first_loc);  // MPI_Init's and MPI_Finalize's
+  for (const OpRef& m : matching.members) held_members += held.contains(m.loc);
+  found.reserve(matching.messages.size() + held_members);
+  rows.members.reserve(held_members);
   std::vector<TimeNs> latest_gate(calls, std::numeric_limits<TimeNs>::min());
   for_each_gate(
       trace, matching, facts, ids, held,
       [&](std::uint32_t call, std::uint32_t gate, TimeNs enter) {
-        rows.gates[fill[row(call)]++] = gate;
+        found.push_back({row(call), gate});
         latest_gate[row(call)] = std::max(latest_gate[row(call)], enter);
       },
       [&](std::uint32_t instance, std::uint32_t position, std::uint32_t call) {
         rows.members.push_back({instance, position, call});
       });
-  std::vector<std::uint32_t>().swap(fill);
+  // Each row's gates end where the next row's begin; placed from the end of their row down,
+  // gate_first[r + 1] comes to hold where row r begins, one place off.
+  rows.gate_first.assign(calls + 1, 0);
+  for (const FoundGate& f : found) ++rows.gate_first[f.row + 1];
+  for (std::uint32_t r = 0; r < calls; ++r) rows.gate_first[r + 1] += rows.gate_first[r];
+  rows.gates.resize(rows.gate_first[calls]);
+  for (const FoundGate& f : found) rows.gates[--rows.gate_first[f.row + 1]] = f.gate;
+  std::vector<FoundGate>().swap(found);
+  std::copy(rows.gate_first.begin() + 1, rows.gate_first.end(), rows.gate_first.begin());
+  rows.gate_first[calls] = static_cast<std::uint32_t>(rows.gates.size());
   for (std::uint32_t r = 0; r < calls; ++r)
     if (rows.gate_first[r + 1] - rows.gate_first[r] > 1)
       std::sort(rows.gates.begin() + rows.gate_first[r],
