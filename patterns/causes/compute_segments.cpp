@@ -29,22 +29,37 @@ SegmentTypes types_into(const Trace& trace, std::span<const std::uint32_t> loc_f
   const std::size_t end_loc = std::min(at.end, trace.locations.size());
   const std::uint32_t first_call = loc_first_call[first_loc];
   FlatMap<std::uint64_t, U64Hash> index(1024);
+  // By type, the type that last followed it: a program's calls repeat its loops, so that a
+  // segment's type is nearly always the one that followed the type before it last time, which
+  // is found without hashing.
+  struct Successor {
+    std::uint32_t finish = kNone, type = kNone;
+  };
+  std::vector<Successor> successor;
   for (std::size_t loc = first_loc; loc < end_loc; ++loc) {
     const Location& l = trace.locations[loc];
-    std::uint32_t start = kNone, start_region = kNone;
+    std::uint32_t start = kNone, start_region = kNone, before = kNone;
     for (std::uint32_t i = 0; i < l.calls(); ++i) {
       const std::uint32_t finish = segment_end_of_call(l, i);
-      const std::uint32_t next = static_cast<std::uint32_t>(types.start.size());
-      const std::uint32_t type = index.insert(type_key(start, finish), next);
-      if (type == next) {
-        types.start.push_back(start);
-        types.finish.push_back(finish);
-        types.start_region.push_back(start_region);
-        types.finish_region.push_back(l.call_region[i]);
+      std::uint32_t type = kNone;
+      if (before != kNone && successor[before].finish == finish) {
+        type = successor[before].type;
+      } else {
+        const std::uint32_t next = static_cast<std::uint32_t>(types.start.size());
+        type = index.insert(type_key(start, finish), next);
+        if (type == next) {
+          types.start.push_back(start);
+          types.finish.push_back(finish);
+          types.start_region.push_back(start_region);
+          types.finish_region.push_back(l.call_region[i]);
+          successor.emplace_back();
+        }
+        if (before != kNone) successor[before] = {finish, type};
       }
       type_of_call[loc_first_call[loc] + i - first_call] = type;
       start = finish;
       start_region = l.call_region[i];
+      before = type;
     }
   }
   return types;

@@ -1,6 +1,8 @@
 // Compute segments are identified by the call sites around them, the same on every rank.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
 #include <string>
 
 #include "critical_path_share.h"
@@ -23,6 +25,35 @@ TEST(Segments, SameCallSitesAroundThemGiveTheSameType) {
   EXPECT_NE(type(1, 2), type(0, 1));
   // start→Init, Init→Send, Send→Finalize, Init→Recv, Recv→Send, Recv→Finalize
   EXPECT_EQ(types.types(), 6u);
+}
+
+// Each call's type is the one of the ends around its segment, and no two types share both ends:
+// also where a type is followed by another than the time before (the typing remembers each
+// type's last follower to spare a hash look-up).
+TEST(Segments, EachCallHasTheTypeOfTheEndsAroundItsSegment) {
+  std::size_t followers_changed = 0;
+  for (const Trace& trace : {neighbours_and_collectives(), moving_imbalance(), delay_chain()}) {
+    const TracedRun run(trace);
+    const SegmentTypes types = segment_types(run.trace, run.graph);
+    std::set<std::pair<std::uint32_t, std::uint32_t>> keys;
+    for (std::uint32_t t = 0; t < types.types(); ++t)
+      EXPECT_TRUE(keys.insert({types.start[t], types.finish[t]}).second) << "type " << t;
+    for (std::uint32_t loc = 0; loc < run.trace.locations.size(); ++loc) {
+      const Location& l = run.trace.locations[loc];
+      std::map<std::uint32_t, std::uint32_t> last_follower;
+      for (std::uint32_t i = 0; i < l.calls(); ++i) {
+        const std::uint32_t type = types.type_of_call[run.graph.global(loc, i)];
+        EXPECT_EQ(types.start[type], i == 0 ? kNone : segment_end_of_call(l, i - 1));
+        EXPECT_EQ(types.finish[type], segment_end_of_call(l, i));
+        if (i == 0) continue;
+        const std::uint32_t before = types.type_of_call[run.graph.global(loc, i - 1)];
+        const auto [it, first] = last_follower.try_emplace(before, type);
+        followers_changed += !first && it->second != type;
+        it->second = type;
+      }
+    }
+  }
+  EXPECT_GT(followers_changed, 0u);
 }
 
 // Typed on more threads, by shares of the locations merged in order, the segments are numbered
