@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <utility>
+#include <vector>
+
 namespace collwrap {
 namespace {
 
@@ -23,6 +27,35 @@ TEST(CallRuns, NumbersTheRunsCallsLocationByLocation) {
     EXPECT_EQ(runs.local(outside), kNone) << outside;
   EXPECT_EQ(CallRuns().local(0), kNone);
   EXPECT_EQ(CallRuns().size(), 0u);
+}
+
+// Runs found through blocks of global ids: runs that span several blocks, many in one block,
+// runs starting on a block's first id, empty ones; each id's number as a scan of the runs gives.
+TEST(CallRuns, FindEveryCallAsAScanOfTheRunsDoes) {
+  std::mt19937 random(7);
+  for (int trial = 0; trial < 20; ++trial) {
+    CallRuns runs;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> added;
+    std::uint32_t next = trial % 2 ? 4096 : 0;
+    for (int r = 0; r < 60; ++r) {
+      const std::uint32_t kind = random() % 4;
+      const std::uint32_t length = kind == 0 ? 0 : kind == 1 ? random() % 5 : random() % 9000;
+      const std::uint32_t gap = random() % 3 == 0 ? 4096 - next % 4096 : random() % 50;
+      next += gap;
+      runs.add(next, next + length);
+      added.emplace_back(next, next + length);
+      next += length;
+    }
+    const auto scanned = [&](std::uint32_t g) {
+      std::uint32_t local = 0;
+      for (const auto& [first, end] : added) {
+        if (g >= first && g < end) return local + (g - first);
+        local += end - first;
+      }
+      return kNone;
+    };
+    for (std::uint32_t g = 0; g < next + 5000; ++g) ASSERT_EQ(runs.local(g), scanned(g)) << g;
+  }
 }
 
 }  // namespace
