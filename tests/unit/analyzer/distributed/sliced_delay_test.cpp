@@ -123,6 +123,13 @@ TEST(SlicedDelay, EveryProcessesSliceCostsAsTheWholeTrace) {
                                   {.max_interval_calls = interval});
 }
 
+// A wait of 4.3 s or more, which the window keeps beside its short ones, costs as alone.
+TEST(SlicedDelay, AWaitOfSecondsCostsAsTheWholeTrace) {
+  const Trace whole = testing::imbalance_before_allreduce({6'000'000'000, 100, 5'000'000'000, 200});
+  for (unsigned processes = 1; processes <= whole.locations.size(); ++processes)
+    expect_job_costs_as_whole(whole, split_locations(events_per_location(whole), processes), {});
+}
+
 // The slices' waits arrive slice by slice, each in call order but interleaved with the
 // others' on every location; a holder's are in call order once all are in, whatever the number
 // of slices (the odd one of a round of merges waits for the next round).
