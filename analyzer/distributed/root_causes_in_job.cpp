@@ -93,8 +93,8 @@ std::vector<Candidate> candidates_in_job(const JobSlice& slice, const JobDelayCo
                      [&](std::uint32_t loc, std::uint32_t, std::uint32_t r) {
                        sums.at_location(loc);
                        const std::uint32_t type = window.type[r];
-                       sums.add(type, groups.of_type[type], window.segment[r], costs.short_term[r],
-                                costs.long_term[r], costs.largest_charge[r]);
+                       sums.add(type, groups.of_type[type], delay.slice->segment(r),
+                                costs.short_term[r], costs.long_term[r], costs.largest_charge[r]);
                      });
     if (self < last) {
       std::vector<char> bytes;
@@ -172,7 +172,7 @@ void location_fix_in_job(const JobSlice& slice, const LocationRange& held,
   const DelayWindow& window = delay.slice->window();
   for_costed_calls(slice, delay, [&](std::uint32_t loc, std::uint32_t g, std::uint32_t r) {
     if (loc != c.loc || groups.of_type[window.type[r]] != c.end) return;
-    if (const float factor = plan.factor_of(window.segment[r], costs.largest_charge[r]);
+    if (const float factor = plan.factor_of(delay.slice->segment(r), costs.largest_charge[r]);
         factor != 1.0f)
       changed.push_back({g, factor});
   });

@@ -122,8 +122,17 @@ class WindowCalls {
       rows += window_.end[loc] - window_.first[loc];
     }
     loc_first_row_.push_back(rows);
-    if (rows != window_.rows() || rows != window_.type.size())
+    if (rows != window_.rows() || rows != window_.segment.size())
       throw std::invalid_argument("delay window: its rows and runs of calls differ in number");
+    segment_.resize(rows);
+    for (std::uint32_t r = 0; r < rows; ++r) {
+      const TimeNs segment = window_.segment[r];
+      segment_[r] = segment >= 0 && segment < ReplayGraph::kLongCost
+                        ? static_cast<std::uint32_t>(segment)
+                        : ReplayGraph::kLongCost;
+      if (segment_[r] == ReplayGraph::kLongCost) long_segments_.emplace_back(r, segment);
+    }
+    std::vector<TimeNs>().swap(window_.segment);
     wait_of_row_.assign(rows, kNone);
     wait_time_.resize(window_.waits.size());
     for (std::uint32_t k = 0; k < window_.waits.size(); ++k) {
@@ -144,7 +153,10 @@ class WindowCalls {
         std::upper_bound(loc_first_row_.begin(), loc_first_row_.end(), r) - loc_first_row_.begin() -
         1);
   }
-  TimeNs segment(std::uint32_t r) const { return window_.segment[r]; }
+  TimeNs segment(std::uint32_t r) const {
+    return segment_[r] != ReplayGraph::kLongCost ? segment_[r]
+                                                 : ReplayGraph::long_cost(long_segments_, r);
+  }
   std::uint32_t type(std::uint32_t r) const { return window_.type[r]; }
   TimeNs wait(std::uint32_t r) const {
     const std::uint32_t k = wait_of_row_[r];
@@ -169,7 +181,7 @@ class WindowCalls {
     const auto rows_from = [this](std::uint32_t g) {
       const std::uint32_t begin = local(g);
       if (begin != kNone) {
-        __builtin_prefetch(window_.segment.data() + begin);
+        __builtin_prefetch(segment_.data() + begin);
         __builtin_prefetch(window_.type.data() + begin);
         __builtin_prefetch(wait_of_row_.data() + begin);
       }
@@ -205,7 +217,12 @@ class WindowCalls {
     return r;
   }
 
-  DelayWindow window_;
+  DelayWindow window_;  // its segments moved to segment_
+  // By row, the segment in 4 bytes (kLongCost: 4.3 s or more, or below 0, in long_segments_ by
+  // row): an interval's reading walks the segments at every wait it ends or leads to, and
+  // this is one of the window's largest columns at the delay analysis's peak.
+  std::vector<std::uint32_t> segment_;
+  std::vector<std::pair<std::uint32_t, TimeNs>> long_segments_;
   CallRuns runs_;
   std::vector<std::uint32_t> loc_first_row_;  // locations + 1 entries
   std::vector<std::uint32_t> wait_of_row_;    // by row: index into window_.waits, or kNone
@@ -650,6 +667,9 @@ const DelayCosts& DelaySlice::costs() const {
 }
 const DelayWindow& DelaySlice::window() const {
   return analysis_->calls().window();
+}
+TimeNs DelaySlice::segment(std::uint32_t row) const {
+  return analysis_->calls().segment(row);
 }
 
 DelayWindowRuns::DelayWindowRuns(const SliceCuts& cuts) : locations(cuts.locations) {

@@ -86,7 +86,7 @@ struct DelayWindow {
   std::vector<TimeNs> segment;            // by row
   std::vector<std::uint32_t> type;        // by row
   std::vector<DelayWait> waits;           // by call
-  std::size_t rows() const { return segment.size(); }
+  std::size_t rows() const { return type.size(); }
 };
 
 // The first call (index on location l) of the synchronization interval that ends at its call
@@ -146,7 +146,10 @@ class DelaySlice {
   // The window's costs by row (short_term, long_term, largest_charge), the sums so far, and
   // the number of waits `attribute` attributed.
   const DelayCosts& costs() const;
+  // The window's runs, types and waits; its segments are kept in the slice's own column, of
+  // 4 bytes a row for most, and read with segment().
   const DelayWindow& window() const;
+  TimeNs segment(std::uint32_t row) const;
 
  private:
   struct Analysis;

@@ -123,7 +123,8 @@ TEST(SlicedDelay, EveryProcessesSliceCostsAsTheWholeTrace) {
                                   {.max_interval_calls = interval});
 }
 
-// A wait of 4.3 s or more, which the window keeps beside its short ones, costs as alone.
+// A wait and a compute segment of 4.3 s or more, which the window keeps beside its short ones,
+// cost as alone.
 TEST(SlicedDelay, AWaitOfSecondsCostsAsTheWholeTrace) {
   const Trace whole = testing::imbalance_before_allreduce({6'000'000'000, 100, 5'000'000'000, 200});
   for (unsigned processes = 1; processes <= whole.locations.size(); ++processes)
