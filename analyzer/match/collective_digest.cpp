@@ -42,6 +42,31 @@ void for_each_digested(const Trace& trace, Instances& instances, const Collectiv
   }
 }
 
+// Asks the cache for what digesting instance c reads of its members' ops, or with `calls`, of
+// their calls (through the ops' calls, which the first request brought): an instance's members
+// are on as many locations, more streams of columns than the hardware follows ahead, and their
+// misses were three quarters of the digesting's time at 10^8 events with two processes.
+void prefetch_members(const Trace& trace, const Matching& matching, const CollectiveInstance& c,
+                      bool calls) {
+  for (std::uint32_t m = c.first_member; m < c.first_member + c.member_count; ++m) {
+    const OpRef op = matching.members[m];
+    const Location& l = trace.locations[op.loc];
+    if (!calls) {
+      for (const void* column : {static_cast<const void*>(l.op_call.data() + op.op),
+                                 static_cast<const void*>(l.op_kind.data() + op.op),
+                                 static_cast<const void*>(l.op_coll.data() + op.op),
+                                 static_cast<const void*>(l.op_peer.data() + op.op),
+                                 static_cast<const void*>(l.op_bytes_sent.data() + op.op)})
+        __builtin_prefetch(column);
+      continue;
+    }
+    if (const std::uint32_t call = l.op_call[op.op]; call != kNone) {
+      __builtin_prefetch(l.call_enter.data() + call);
+      __builtin_prefetch(l.call_leave.data() + call);
+    }
+  }
+}
+
 }  // namespace
 
 std::uint32_t CollectiveDigests::find(std::uint32_t comm, std::uint32_t instance) const {
@@ -93,6 +118,11 @@ CollectiveDigests partial_digests(const Trace& trace, const Matching& matching,
   CommunicatorRanks positions(trace);
   for_each_digested(
       trace, matching.collectives, out, [&](const CollectiveInstance& c, std::uint32_t instance) {
+        // Members' ops four instances ahead, their calls two ahead.
+        const auto index = static_cast<std::size_t>(&c - matching.collectives.data());
+        const std::vector<CollectiveInstance>& all = matching.collectives;
+        if (index + 4 < all.size()) prefetch_members(trace, matching, all[index + 4], false);
+        if (index + 2 < all.size()) prefetch_members(trace, matching, all[index + 2], true);
         // The members come in rank-in-communicator order: the first is the instance's head.
         const std::vector<std::int32_t>& table = positions.ranks(c.comm);
         CollectiveDigest d;
