@@ -175,10 +175,6 @@ void for_each_gate(const Trace& trace, const Matching& matching, const WholeTrac
   }
 }
 
-std::uint32_t short_cost(TimeNs cost) {
-  return cost < ReplayGraph::kLongCost ? static_cast<std::uint32_t>(cost) : ReplayGraph::kLongCost;
-}
-
 // The first Enter of a call of class `cls` on each main thread of `held`, the latest of them.
 TimeNs latest_enter_of(const Trace& trace, const LocationRange& held, RegionClass cls) {
   TimeNs latest = WholeTraceFacts::kNoTime;
@@ -299,7 +295,7 @@ GraphRows graph_rows(const Trace& trace, const Matching& matching, const WholeTr
       const TimeNs own =
           std::max<TimeNs>(0, l.call_leave[i] - std::max(l.call_enter[i], latest_gate[row(g)]));
       ReplayGraph::CallCosts& costs = rows.call_costs[row(g)];
-      costs = {short_cost(segment), short_cost(own)};
+      costs = {ReplayGraph::short_cost(segment), ReplayGraph::short_cost(own)};
       if (costs.segment == ReplayGraph::kLongCost) rows.long_segments.emplace_back(g, segment);
       if (costs.own == ReplayGraph::kLongCost) rows.long_own_costs.emplace_back(g, own);
     }

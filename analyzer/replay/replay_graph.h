@@ -81,6 +81,11 @@ struct ReplayGraph {
   }
   static TimeNs long_cost(const std::vector<std::pair<std::uint32_t, TimeNs>>& costs,
                           std::uint32_t g);
+  // A length in 32 bits: kLongCost for one of 4.3 s or more, or below 0, which its holder keeps
+  // apart in a list.
+  static std::uint32_t short_cost(TimeNs cost) {
+    return cost >= 0 && cost < kLongCost ? static_cast<std::uint32_t>(cost) : kLongCost;
+  }
 };
 
 // The graph of a whole trace: the rows of all its locations (graph_rows.h), put together. A

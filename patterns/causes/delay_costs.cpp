@@ -126,11 +126,8 @@ class WindowCalls {
       throw std::invalid_argument("delay window: its rows and runs of calls differ in number");
     segment_.resize(rows);
     for (std::uint32_t r = 0; r < rows; ++r) {
-      const TimeNs segment = window_.segment[r];
-      segment_[r] = segment >= 0 && segment < ReplayGraph::kLongCost
-                        ? static_cast<std::uint32_t>(segment)
-                        : ReplayGraph::kLongCost;
-      if (segment_[r] == ReplayGraph::kLongCost) long_segments_.emplace_back(r, segment);
+      segment_[r] = ReplayGraph::short_cost(window_.segment[r]);
+      if (segment_[r] == ReplayGraph::kLongCost) long_segments_.emplace_back(r, window_.segment[r]);
     }
     std::vector<TimeNs>().swap(window_.segment);
     wait_of_row_.assign(rows, kNone);
@@ -139,8 +136,7 @@ class WindowCalls {
       const std::uint32_t r = local(window_.waits[k].call);
       if (r == kNone) throw std::invalid_argument("delay window: a wait outside its runs of calls");
       wait_of_row_[r] = k;
-      const TimeNs wait = window_.waits[k].wait;
-      wait_time_[k] = wait >= 0 && wait < kLongWait ? static_cast<std::uint32_t>(wait) : kLongWait;
+      wait_time_[k] = ReplayGraph::short_cost(window_.waits[k].wait);
     }
   }
 
@@ -161,7 +157,7 @@ class WindowCalls {
   TimeNs wait(std::uint32_t r) const {
     const std::uint32_t k = wait_of_row_[r];
     if (k == kNone) return 0;
-    return wait_time_[k] != kLongWait ? wait_time_[k] : window_.waits[k].wait;
+    return wait_time_[k] != ReplayGraph::kLongCost ? wait_time_[k] : window_.waits[k].wait;
   }
   // Of calls that waited only:
   TimeNs leave(std::uint32_t r) const { return waited(r).leave; }
@@ -218,19 +214,18 @@ class WindowCalls {
   }
 
   DelayWindow window_;  // its segments moved to segment_
-  // By row, the segment in 4 bytes (kLongCost: 4.3 s or more, or below 0, in long_segments_ by
-  // row): an interval's reading walks the segments at every wait it ends or leads to, and
+  // By row, the segment in 4 bytes (ReplayGraph::short_cost; the longer ones in long_segments_
+  // by row): an interval's reading walks the segments at every wait it ends or leads to, and
   // this is one of the window's largest columns at the delay analysis's peak.
   std::vector<std::uint32_t> segment_;
   std::vector<std::pair<std::uint32_t, TimeNs>> long_segments_;
   CallRuns runs_;
   std::vector<std::uint32_t> loc_first_row_;  // locations + 1 entries
   std::vector<std::uint32_t> wait_of_row_;    // by row: index into window_.waits, or kNone
-  // By wait, how long it waited (kLongWait: 4.3 s or more, or below 0, read from
+  // By wait, how long it waited (ReplayGraph::kLongCost: 4.3 s or more, or below 0, read from
   // window_.waits): an interval's waits are read at every wait it ends or leads to, and 16 of
   // them share a cache line where one entry of window_.waits (40 bytes) took one; the entries'
   // misses were 39 % of the intervals' reading at 10^8 events with two processes.
-  static constexpr std::uint32_t kLongWait = 0xFFFFFFFFu;
   std::vector<std::uint32_t> wait_time_;
 };
 
