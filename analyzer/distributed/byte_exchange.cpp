@@ -47,6 +47,12 @@ void receive_pieces(void* data, std::size_t bytes, int from) {
              MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
+bool bytes_waiting(int from) {
+  int waiting = 0;
+  MPI_Iprobe(from, kTag, MPI_COMM_WORLD, &waiting, MPI_STATUS_IGNORE);
+  return waiting != 0;
+}
+
 std::vector<char> receive_bytes(int from) {
   std::vector<char> bytes(receive_size(from));
   receive_pieces(bytes.data(), bytes.size(), from);

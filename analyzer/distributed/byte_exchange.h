@@ -17,6 +17,8 @@ int this_process();
 int process_count();
 
 void send_bytes(const void* data, std::size_t bytes, int to);
+// Whether bytes from process `from` have come and wait to be received.
+bool bytes_waiting(int from);
 std::vector<char> receive_bytes(int from);
 // receive_bytes in two steps, for a receiver that sizes its own buffer: how many bytes come,
 // then the bytes themselves.

@@ -1,6 +1,7 @@
 #include "delay_costs.h"
 
 #include <algorithm>
+#include <optional>
 #include <span>
 
 #include "call_runs.h"
@@ -314,15 +315,32 @@ class DelayAnalysis {
     delayer_time_.assign(types, 0);
   }
 
-  // Attributes the waits `own` selects (by call), from the last to finish to the first; of
-  // two that finish together, the one with the larger call id first. A location's Leaves
-  // never decrease in a replay, so each location's waits are in that order already when read
-  // backwards: merged, not sorted. The waits go in chunks: what each reads of its
-  // synchronization intervals does not depend on the others and is found on any of `threads`
-  // threads, while the attribution itself, which passes waiting on to earlier waits, takes
-  // the chunks in order on one thread at a time.
+  // The waits `own` selects (by call), from the last to finish to the first; of two that
+  // finish together, the one with the larger call id first. A location's Leaves never
+  // decrease in a replay, so each location's waits are in that order already when read
+  // backwards: merged, not sorted.
   template <typename Own>
-  void attribute_own(Own&& own, unsigned threads = 1) {
+  class WaitOrder {
+   public:
+    WaitOrder(const DelayAnalysis& a, Own own)
+        : a_(a), own_(std::move(own)), next_(a.loc_first_wait_.size() - 1), heads_(first_heads()) {}
+    // The next wait, into waits_; waits_.size() when there is none.
+    std::uint32_t next() {
+      LoserTree<Head>& heads = heads_;
+      while (!heads.empty()) {
+        const std::uint32_t loc = heads.top();
+        const std::uint32_t wait = next_[loc];
+        const bool own_it = own_(heads.top_key().call);
+        if (next_[loc] > a_.loc_first_wait_[loc])
+          heads.replace_top(head(--next_[loc]));
+        else
+          heads.replace_top({}, false);
+        if (own_it) return wait;
+      }
+      return static_cast<std::uint32_t>(a_.waits_.size());
+    }
+
+   private:
     struct Head {
       TimeNs leave = 0;
       std::uint32_t call = 0;
@@ -330,48 +348,87 @@ class DelayAnalysis {
         return leave != o.leave ? leave < o.leave : call < o.call;
       }
     };
-    const std::size_t locations = loc_first_wait_.size() - 1;
-    // By location: its next wait (into waits_), counting down to its first.
-    std::vector<std::uint32_t> next(locations);
-    const auto head = [&](std::uint32_t k) {
+    // Each location's last wait, from which next_ counts down.
+    LoserTree<Head> first_heads() {
+      const std::size_t locations = next_.size();
+      std::vector<Head> first(locations);
+      std::vector<char> has(locations);
+      for (std::size_t loc = 0; loc < locations; ++loc) {
+        next_[loc] = a_.loc_first_wait_[loc + 1];
+        if ((has[loc] = next_[loc] > a_.loc_first_wait_[loc])) first[loc] = head(--next_[loc]);
+      }
+      return LoserTree<Head>(std::move(first), std::move(has));
+    }
+    Head head(std::uint32_t k) const {
       // A head is taken a wait of each other location later: what attributing it reads first
       // (and the costs it adds to, where known) is asked for from memory now, and so is the
       // Enter the location's next head's Leave reads (the Enter it waited for, elsewhere).
-      if (const std::uint32_t d = calls_.prefetch(waits_[k]); d != kNone) {
-        __builtin_prefetch(costs_.short_term.data() + d, 1);
-        __builtin_prefetch(costs_.long_term.data() + d, 1);
-        __builtin_prefetch(costs_.largest_charge.data() + d, 1);
-      }
-      if (k > 0) calls_.prefetch_leave(waits_[k - 1]);
-      return Head{calls_.leave(waits_[k]), calls_.global(waits_[k])};
-    };
-    std::vector<Head> first(locations);
-    std::vector<char> has(locations);
-    for (std::size_t loc = 0; loc < locations; ++loc) {
-      next[loc] = loc_first_wait_[loc + 1];
-      if ((has[loc] = next[loc] > loc_first_wait_[loc])) first[loc] = head(--next[loc]);
+      if (const std::uint32_t d = a_.calls_.prefetch(a_.waits_[k]); d != kNone)
+        a_.prefetch_costs(d);
+      if (k > 0) a_.calls_.prefetch_leave(a_.waits_[k - 1]);
+      return Head{a_.calls_.leave(a_.waits_[k]), a_.calls_.global(a_.waits_[k])};
     }
-    LoserTree<Head> heads(std::move(first), std::move(has));
-    // The next wait `own` selects, into waits_; waits_.size() when there is none.
-    const auto next_wait = [&]() -> std::uint32_t {
-      while (!heads.empty()) {
-        const std::uint32_t loc = heads.top();
-        const std::uint32_t wait = next[loc];
-        const bool own_it = own(heads.top_key().call);
-        if (next[loc] > loc_first_wait_[loc])
-          heads.replace_top(head(--next[loc]));
-        else
-          heads.replace_top({}, false);
-        if (own_it) return wait;
-      }
-      return static_cast<std::uint32_t>(waits_.size());
-    };
 
+    const DelayAnalysis& a_;
+    Own own_;
+    std::vector<std::uint32_t> next_;  // by location: its next wait, counting down to its first
+    LoserTree<Head> heads_;
+  };
+
+  // Attributes the waits `own` selects (by call), in their order (WaitOrder). The waits go in
+  // chunks: what each reads of its synchronization intervals does not depend on the others
+  // and is found on any of `threads` threads, while the attribution itself, which passes
+  // waiting on to earlier waits, takes the chunks in order on one thread at a time.
+  template <typename Own>
+  void attribute_own(Own&& own, unsigned threads = 1) {
+    WaitOrder<std::decay_t<Own>> order(*this, std::forward<Own>(own));
+    attribute_in_order(order, threads);
+  }
+
+  // Plans the waits of `order` ahead of their attribution (attribute_in_order), in their
+  // order, until `stop()` or until the plans would take more than `most_bytes`.
+  template <class Order, typename Stop>
+  void plan_ahead(Order& order, std::size_t most_bytes, Stop&& stop) {
+    constexpr std::size_t kBytesPerWait = sizeof(std::uint32_t) + sizeof(IntervalPlan);
+    const std::size_t types = of_excess_.size();
+    WaitChunk& ahead = planned_;
+    ahead.waits.reserve(most_bytes / 2 / kBytesPerWait);
+    ahead.plans.reserve(ahead.waits.capacity());
+    ahead.shares.reserve(most_bytes / 2 / sizeof(TypeShare));
+    IntervalScratch scratch(types);
+    while (!stop()) {
+      for (std::size_t n = 0; n < 1024; ++n) {
+        if (ahead.waits.size() == ahead.waits.capacity() ||
+            ahead.shares.capacity() - ahead.shares.size() < types)
+          return;
+        const std::uint32_t wait = order.next();
+        if (wait == waits_.size()) return;
+        ahead.waits.push_back(wait);
+        ahead.plans.push_back(plan(wait, scratch, ahead.shares));
+      }
+    }
+  }
+  std::size_t planned_ahead() const { return planned_.waits.size(); }
+
+  // Attributes the waits planned ahead, then the rest of `order`'s.
+  template <class Order>
+  void attribute_in_order(Order& order, unsigned threads) {
+    {
+      const WaitChunk& ahead = planned_;
+      for (std::size_t i = 0; i < ahead.waits.size(); ++i) {
+        if (i + kPrefetchAhead < ahead.waits.size())
+          prefetch_costs(ahead.plans[i + kPrefetchAhead].delayer_begin);
+        const IntervalPlan& p = ahead.plans[i];
+        attribute(ahead.waits[i], p, std::span(ahead.shares).subspan(p.first_share, p.shares));
+      }
+      costs_.waits += ahead.waits.size();
+      planned_ = {};
+    }
     const unsigned workers = worker_count(threads, kChunksInFlight);
     std::vector<IntervalScratch> scratch(workers, IntervalScratch(of_excess_.size()));
     if (workers == 1) {
       std::vector<TypeShare> shares;
-      for (std::uint32_t wait; (wait = next_wait()) < waits_.size(); ++costs_.waits) {
+      for (std::uint32_t wait; (wait = order.next()) < waits_.size(); ++costs_.waits) {
         shares.clear();
         const IntervalPlan p = plan(wait, scratch[0], shares);
         attribute(wait, p, shares);
@@ -385,7 +442,7 @@ class DelayAnalysis {
           WaitChunk& chunk = chunks[slot];
           chunk.waits.clear();
           for (std::uint32_t wait;
-               chunk.waits.size() < kChunkWaits && (wait = next_wait()) < waits_.size();)
+               chunk.waits.size() < kChunkWaits && (wait = order.next()) < waits_.size();)
             chunk.waits.push_back(wait);
           return !chunk.waits.empty();
         },
@@ -487,6 +544,13 @@ class DelayAnalysis {
         if (calls_.wait(g) > 0) waits_.push_back(g);
     }
     loc_first_wait_.push_back(static_cast<std::uint32_t>(waits_.size()));
+  }
+
+  // Asks for the costs of row d, which a wait's attribution adds to.
+  void prefetch_costs(std::uint32_t d) const {
+    __builtin_prefetch(costs_.short_term.data() + d, 1);
+    __builtin_prefetch(costs_.long_term.data() + d, 1);
+    __builtin_prefetch(costs_.largest_charge.data() + d, 1);
   }
 
   // The first of the location's waits at or after call g.
@@ -610,6 +674,7 @@ class DelayAnalysis {
   std::vector<std::uint32_t> origin_loc_, origin_site_;
   std::vector<double> origin_share_;
   FlatMap<ChargeKey, ChargeKeyHash> charge_index_{64};  // into costs_.charges
+  WaitChunk planned_;  // waits planned ahead of their turn (plan_ahead), in order
   // By segment type, for the wait being attributed: of its types with an excess, the share of
   // the excess and the delayer's time in the interval; the delayer's time is 0 for the other
   // types, whose share is left from earlier waits and not read.
@@ -637,6 +702,8 @@ DelayCosts delay_costs(const Trace& trace, const ReplayGraph& graph, const Segme
 
 struct DelaySlice::Analysis : DelayAnalysis<WindowCalls> {
   using DelayAnalysis<WindowCalls>::DelayAnalysis;
+  using Order = WaitOrder<std::function<bool(std::uint32_t)>>;
+  std::optional<Order> order;  // from plan_ahead to attribute
 };
 
 DelaySlice::DelaySlice(DelayWindow window, std::size_t types, unsigned threads)
@@ -648,8 +715,18 @@ DelaySlice::~DelaySlice() = default;
 void DelaySlice::take_over(DelayHandover in) {
   analysis_->take_over(std::move(in));
 }
+void DelaySlice::plan_ahead(const std::function<bool(std::uint32_t)>& own, std::size_t most_bytes,
+                            const std::function<bool()>& stop) {
+  if (!analysis_->order) analysis_->order.emplace(*analysis_, own);
+  analysis_->plan_ahead(*analysis_->order, most_bytes, stop);
+}
+std::size_t DelaySlice::planned_ahead() const {
+  return analysis_->planned_ahead();
+}
 void DelaySlice::attribute(const std::function<bool(std::uint32_t)>& own) {
-  analysis_->attribute_own(own, threads_);
+  if (!analysis_->order) analysis_->order.emplace(*analysis_, own);
+  analysis_->attribute_in_order(*analysis_->order, threads_);
+  analysis_->order.reset();
 }
 DelayHandover DelaySlice::hand_back(const std::function<bool(std::uint32_t)>& before) const {
   return analysis_->hand_back(before);
@@ -736,7 +813,7 @@ DelayWindow delay_window(const Trace& trace, const ReplayGraph& graph, const Seg
 DelayCosts delay_costs_in_slices(const Trace& trace, const ReplayGraph& graph,
                                  const SegmentTypes& types, const ReplayTimes& times,
                                  const SliceCuts& cuts, const DelayOptions& options,
-                                 unsigned threads) {
+                                 unsigned threads, const PlanAhead& ahead) {
   const std::vector<std::uint32_t> slice = slice_of_calls(graph, cuts);
   // Each slice's window: its own runs, and what its waits read.
   DelayWindowRuns runs(cuts);
@@ -751,14 +828,14 @@ DelayCosts delay_costs_in_slices(const Trace& trace, const ReplayGraph& graph,
       cuts.slices(), graph.calls(), types.types(),
       [&](std::size_t s) { return delay_window(trace, graph, types, times, runs, s, options); },
       [&](std::uint32_t g) { return slice[g]; },
-      [&](std::uint32_t g) { return entered_in(graph, slice, g); }, threads);
+      [&](std::uint32_t g) { return entered_in(graph, slice, g); }, threads, ahead);
 }
 
 DelayCosts attribute_slices_in_turn(std::size_t slices, std::size_t calls, std::size_t types,
                                     const std::function<DelayWindow(std::size_t)>& window_of,
                                     const std::function<std::uint32_t(std::uint32_t)>& slice_of,
                                     const std::function<std::uint32_t(std::uint32_t)>& entered_in,
-                                    unsigned threads) {
+                                    unsigned threads, const PlanAhead& ahead) {
   DelayCosts result;
   result.short_term.assign(calls, 0);
   result.long_term.assign(calls, 0);
@@ -766,8 +843,13 @@ DelayCosts attribute_slices_in_turn(std::size_t slices, std::size_t calls, std::
   DelayHandover handed;
   for (std::size_t s = slices; s-- > 0;) {
     DelaySlice part(window_of(s), types, threads);
+    const auto own = [&](std::uint32_t g) { return slice_of(g) == s; };
+    if (s + 1 < slices) {
+      std::size_t rounds = 0;
+      part.plan_ahead(own, ahead.most_bytes, [&] { return rounds++ == ahead.rounds; });
+    }
     part.take_over(std::move(handed));
-    part.attribute([&](std::uint32_t g) { return slice_of(g) == s; });
+    part.attribute(own);
     // The segments entered in this slice have had every charge: a wait charges only segments
     // that begin before it ends, and the waits of the earlier slices, still to come, end
     // before this slice's segments begin.

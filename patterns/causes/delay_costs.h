@@ -133,8 +133,15 @@ class DelaySlice {
   // Takes over what the slice after handed back; what concerns calls outside the window is
   // handed on as it came.
   void take_over(DelayHandover in);
+  // Reads the synchronization intervals of the window's first waits to attribute (those `own`
+  // selects, as attribute() will) ahead of their turn, before take_over, while the slices
+  // after it are attributed: until `stop()` says the handover is there, or until what is
+  // read would take more than `most_bytes`.
+  void plan_ahead(const std::function<bool(std::uint32_t)>& own, std::size_t most_bytes,
+                  const std::function<bool()>& stop);
+  std::size_t planned_ahead() const;
   // Attributes the window's waits that `own` (a global call) selects, from the last to
-  // finish to the first.
+  // finish to the first; after plan_ahead, `own` must be the same.
   void attribute(const std::function<bool(std::uint32_t)>& own);
   // What is handed back to the slice before: of the segments and waits that `before` (a
   // global call) selects, and the sums.
@@ -162,11 +169,18 @@ class DelaySlice {
 // of a divided analysis go; every call's costs (by global id, of the `calls`) taken from the
 // slice that enters it (entered_in(call)), the sums from the first slice. slice_of(call): the
 // slice a wait belongs to. Each slice on `threads` threads, as a process of a job has.
+//
+// With `ahead`, each slice but the last first plans its waits ahead (DelaySlice::plan_ahead)
+// within ahead.most_bytes, stopped after ahead.rounds rounds, as a process of a job does while
+// the processes after it attribute theirs.
+struct PlanAhead {
+  std::size_t most_bytes = 0, rounds = 0;
+};
 DelayCosts attribute_slices_in_turn(std::size_t slices, std::size_t calls, std::size_t types,
                                     const std::function<DelayWindow(std::size_t)>& window_of,
                                     const std::function<std::uint32_t(std::uint32_t)>& slice_of,
                                     const std::function<std::uint32_t(std::uint32_t)>& entered_in,
-                                    unsigned threads = 1);
+                                    unsigned threads = 1, const PlanAhead& ahead = {});
 
 // The same as delay_costs in slices of time cut at the Leaves of `times`
 // (cut_at_replayed_leaves), from the last slice to the first, each slice a DelaySlice of its
@@ -175,7 +189,7 @@ DelayCosts attribute_slices_in_turn(std::size_t slices, std::size_t calls, std::
 DelayCosts delay_costs_in_slices(const Trace& trace, const ReplayGraph& graph,
                                  const SegmentTypes& types, const ReplayTimes& times,
                                  const SliceCuts& cuts, const DelayOptions& options = {},
-                                 unsigned threads = 1);
+                                 unsigned threads = 1, const PlanAhead& ahead = {});
 
 // The runs of calls each slice of the delay analysis reads, by slice and location (rows of
 // `locations` entries, as SliceCuts): at least the calls whose segments the slice owns (those

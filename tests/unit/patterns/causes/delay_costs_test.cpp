@@ -278,6 +278,49 @@ TEST(DelayCosts, OnAnyNumberOfThreadsTheCostsAreTheSameToTheBit) {
   }
 }
 
+// A slice may read its waits' synchronization intervals ahead of their turn, before it takes
+// over what the slices after it hand back (a job's process does while the processes after it
+// attribute theirs): as many as its budget of bytes holds, or as it plans before the handover
+// comes. Its costs are the same to the bit, however many it planned.
+TEST(DelayCosts, WaitsPlannedAheadCostTheSameToTheBit) {
+  const Analysed a(neighbours_and_collectives(12000));
+  ASSERT_GT(a.costs.waits, 8u * 4096u);
+  ASSERT_GT(a.sum(a.costs.long_term), 0);
+  const SliceCuts whole = cut_at_replayed_leaves(a.run.graph, a.times, 1);
+  const auto all = [](std::uint32_t) { return true; };
+  // One slice, the whole run: how many waits each budget and handover plans.
+  const auto planned = [&](std::size_t most_bytes, std::size_t rounds) {
+    DelaySlice part(
+        delay_window(a.run.trace, a.run.graph, a.types, a.times, DelayWindowRuns(whole), 0),
+        a.types.types());
+    std::size_t round = 0;
+    part.plan_ahead(all, most_bytes, [&] { return round++ == rounds; });
+    const std::size_t n = part.planned_ahead();
+    part.attribute(all);
+    expect_same_delay_costs(part.costs(), a.costs);
+    return n;
+  };
+  EXPECT_EQ(planned(std::size_t{1} << 30, 1000), a.costs.waits);  // every wait
+  EXPECT_EQ(planned(std::size_t{1} << 30, 2), 2048u);             // two rounds before the handover
+  EXPECT_EQ(planned(std::size_t{1} << 30, 0), 0u);                // the handover was there already
+  const std::size_t budgeted = planned(8192, 1000);
+  EXPECT_GT(budgeted, 0u);
+  EXPECT_LE(budgeted, 8192u / 2 / (sizeof(std::uint32_t) + 40));
+  // The slices of a job, each on the threads of its process.
+  for (const PlanAhead ahead : {PlanAhead{std::size_t{1} << 30, 1000}, PlanAhead{8192, 1000},
+                                PlanAhead{std::size_t{1} << 30, 1}})
+    for (const std::size_t slices : {2u, 3u})
+      for (const unsigned threads : {1u, 2u}) {
+        SCOPED_TRACE(std::to_string(slices) + " slices, " + std::to_string(threads) + " threads, " +
+                     std::to_string(ahead.most_bytes) + " bytes, " + std::to_string(ahead.rounds) +
+                     " rounds");
+        const SliceCuts cuts = cut_at_replayed_leaves(a.run.graph, a.times, slices);
+        expect_same_delay_costs(delay_costs_in_slices(a.run.trace, a.run.graph, a.types, a.times,
+                                                      cuts, {}, threads, ahead),
+                                a.costs);
+      }
+}
+
 // A slice whose window lacks the calls back to its waits' synchronization intervals says so
 // rather than attributing from the wrong calls.
 TEST(DelayCosts, AWindowWithoutTheCallsAWaitReadsIsRefused) {
