@@ -1,7 +1,6 @@
 #include "matching.h"
 
 #include "collective_matching.h"
-#include "memory_reuse.h"
 #include "p2p_matching.h"
 #include "parallel_for.h"
 #include "request_linkage.h"
@@ -54,8 +53,9 @@ Matching match_trace_and_release_request_ids(Trace& trace, unsigned threads,
                                              const std::vector<std::uint8_t>* digested_comms) {
   Matching matching;
   link_requests(trace, matching, threads, counted);
+  // The ids' pages are kept for the matching's tables (memory_reuse.h), which are larger: given
+  // back, the tables took them again with a fault a page.
   trace.release_request_ids();
-  give_back_freed_memory();
   match_linked(trace, matching, threads, counted, digested_comms);
   return matching;
 }
