@@ -53,8 +53,8 @@ Matching match_trace_and_release_request_ids(Trace& trace, unsigned threads,
                                              const std::vector<std::uint8_t>* digested_comms) {
   Matching matching;
   link_requests(trace, matching, threads, counted);
-  // The ids' pages are kept for the matching's tables (memory_reuse.h), which are larger: given
-  // back, the tables took them again with a fault a page.
+  // The ids' pages are kept for the matching's tables (memory_reuse.h): given back, the tables
+  // took them again with a fault a page.
   trace.release_request_ids();
   match_linked(trace, matching, threads, counted, digested_comms);
   return matching;

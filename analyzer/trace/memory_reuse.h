@@ -29,8 +29,8 @@ inline void keep_freed_memory_for_reuse() {
 
 // Gives the freed pages back to the system: at the few points where much of what the analysis
 // holds has just been freed and the next stage needs less (after the clock repair's working
-// tables), so that the freed memory does not stay at the peak beside
-// the next stage's tables. Costs a page fault per page used again.
+// tables), so that the freed memory does not stay at the peak beside the next stage's tables.
+// Costs a page fault per page used again.
 inline void give_back_freed_memory() {
   malloc_trim(0);
   page_recycler::give_back_all();
