@@ -413,17 +413,8 @@ class DelayAnalysis {
   // Attributes the waits planned ahead, then the rest of `order`'s.
   template <class Order>
   void attribute_in_order(Order& order, unsigned threads) {
-    {
-      const WaitChunk& ahead = planned_;
-      for (std::size_t i = 0; i < ahead.waits.size(); ++i) {
-        if (i + kPrefetchAhead < ahead.waits.size())
-          prefetch_costs(ahead.plans[i + kPrefetchAhead].delayer_begin);
-        const IntervalPlan& p = ahead.plans[i];
-        attribute(ahead.waits[i], p, std::span(ahead.shares).subspan(p.first_share, p.shares));
-      }
-      costs_.waits += ahead.waits.size();
-      planned_ = {};
-    }
+    attribute_planned(planned_);
+    planned_ = {};
     const unsigned workers = worker_count(threads, kChunksInFlight);
     std::vector<IntervalScratch> scratch(workers, IntervalScratch(of_excess_.size()));
     if (workers == 1) {
@@ -456,14 +447,18 @@ class DelayAnalysis {
             chunk.plans[i] = plan(chunk.waits[i], scratch[worker], chunk.shares);
           }
         },
-        [&](std::size_t, std::size_t slot) {
-          const WaitChunk& chunk = chunks[slot];
-          for (std::size_t i = 0; i < chunk.waits.size(); ++i) {
-            const IntervalPlan& p = chunk.plans[i];
-            attribute(chunk.waits[i], p, std::span(chunk.shares).subspan(p.first_share, p.shares));
-          }
-          costs_.waits += chunk.waits.size();
-        });
+        [&](std::size_t, std::size_t slot) { attribute_planned(chunks[slot]); });
+  }
+
+  // Attributes a chunk's waits from their plans, in order.
+  void attribute_planned(const WaitChunk& chunk) {
+    for (std::size_t i = 0; i < chunk.waits.size(); ++i) {
+      if (i + kPrefetchAhead < chunk.waits.size())
+        prefetch_costs(chunk.plans[i + kPrefetchAhead].delayer_begin);
+      const IntervalPlan& p = chunk.plans[i];
+      attribute(chunk.waits[i], p, std::span(chunk.shares).subspan(p.first_share, p.shares));
+    }
+    costs_.waits += chunk.waits.size();
   }
 
   DelayHandover hand_back(const std::function<bool(std::uint32_t)>& before) const {
