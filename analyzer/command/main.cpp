@@ -179,7 +179,7 @@ int run(const collwrap::CommandLine& cl) {
 
 int main(int argc, char** argv) {
   collwrap::keep_freed_memory_for_reuse();
-  job = collwrap::MpiJob::join_if_launched(&argc, &argv);
+  job = collwrap::MpiJob::of_launcher();
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   const bool analysis = args.empty() || args.front() != "compare";
   // Everything but an analysis is done once, by process 0.

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <new>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "share_transfer.h"
@@ -67,7 +68,12 @@ std::string broadcast_text(std::string text, unsigned from) {
 LocationsRead read_share_in_job(const MpiJob& job, const std::string& path,
                                 const ReadOptions& options, const ReadProgress& progress) {
   LocationsRead read;
-  const Outcome outcome = read_share(job, path, options, progress, read);
+  Outcome outcome;
+  // The share is read while MPI_Init waits for the other processes: Open MPI 4.1's took
+  // 0.24 s on a node, 0.03 s of it on the CPU, which the analysis then waited out.
+  std::thread reading([&] { outcome = read_share(job, path, options, progress, read); });
+  job.join();
+  reading.join();
 
   // Every process learns whether any failed before any waits for another's events.
   std::vector<int> failures(job.size());
@@ -84,6 +90,7 @@ LocationsRead read_share_in_job(const MpiJob& job, const std::string& path,
 }
 
 void end_job_after(const MpiJob& job, const std::string& doing, const std::exception& e) {
+  job.join();  // MPI_Abort needs MPI
   // The other processes are sending or receiving: only ending the job frees them.
   std::cerr << "analyzer: process " << job.rank() << " of " << job.size() << ": cannot " << doing
             << " (" << (dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : e.what())

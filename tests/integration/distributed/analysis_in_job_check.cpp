@@ -93,7 +93,7 @@ int measure_alone(const std::string& archive, const collwrap::AnalysisSettings& 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::unique_ptr<collwrap::MpiJob> job = collwrap::MpiJob::join_if_launched(&argc, &argv);
+  const std::unique_ptr<collwrap::MpiJob> job = collwrap::MpiJob::join_if_launched();
   collwrap::AnalysisSettings settings;
   settings.threads = 1;
   settings.causes.enabled = false;

@@ -371,7 +371,7 @@ int compare_questions(const Whole& whole, const std::vector<collwrap::WhatIfSpec
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::unique_ptr<collwrap::MpiJob> job = collwrap::MpiJob::join_if_launched(&argc, &argv);
+  const std::unique_ptr<collwrap::MpiJob> job = collwrap::MpiJob::join_if_launched();
   if (argc < 2 || !job) {
     std::cerr << "usage: mpirun -np K sliced_replay_check ARCHIVE [--no-clock-repair | "
                  "--measure], K > 1\n";
