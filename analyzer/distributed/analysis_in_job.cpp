@@ -121,13 +121,14 @@ void digest_in_job(const Trace& trace, Matching& matching, const LocationRange& 
 }
 
 // The partial trace of this process: its share and the others' ghosts of it, but of the
-// members of the `digested_comms` collectives.
+// members of the `digested_comms` collectives. `links` gets the request pairs of the share,
+// which choosing the ghosts reads, and the matching goes on from.
 PartialTrace partial_trace_in_job(Trace trace, const std::vector<LocationRange>& shares,
                                   unsigned self, unsigned threads,
-                                  const std::vector<std::uint8_t>* digested_comms) {
+                                  const std::vector<std::uint8_t>* digested_comms,
+                                  Matching& links) {
   const LocationRange held = shares.at(self);
   const ProcessMap map(trace, shares);
-  Matching links;  // only the request pairs, of the held locations
   link_requests(trace, links, threads, held);
   PartialTrace part{std::move(trace), held, {}, {}};
   exchange_ghosts(part, links, map, self, threads, digested_comms);
@@ -282,11 +283,13 @@ HeldShare hold_share_in_job(const MpiJob& job, const std::string& path,
       // at the root causes' delay tables (at the rules' without them, 11 MiB higher so at
       // 10^8 events with -np 2), and given back, the pages were faulted in again. The ghosts'
       // exchange and the matching took 0.24-0.37 s less a process at 10^8 events with -np 2.
-      PartialTrace part =
-          partial_trace_in_job(std::move(share.trace), share.shares, job.rank(), threads, digested);
+      Matching links;
+      PartialTrace part = partial_trace_in_job(std::move(share.trace), share.shares, job.rank(),
+                                               threads, digested, links);
       if (digests) phase("matching");  // not again when the shares are read once more
-      Matching matching =
-          match_trace_and_release_request_ids(part.trace, threads, part.held, digested);
+      // The share's requests were linked for the ghosts: only the ghosts' are linked here.
+      Matching matching = match_trace_and_release_request_ids(
+          part.trace, threads, part.held, digested, std::move(links), part.held);
       if (digests) digest_in_job(part.trace, matching, part.held, *digests);
       return std::pair(std::move(part), std::move(matching));
     };

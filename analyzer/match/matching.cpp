@@ -1,5 +1,7 @@
 #include "matching.h"
 
+#include <utility>
+
 #include "collective_matching.h"
 #include "p2p_matching.h"
 #include "parallel_for.h"
@@ -50,9 +52,10 @@ Matching match_trace(const Trace& trace, unsigned threads, const LocationRange& 
 
 Matching match_trace_and_release_request_ids(Trace& trace, unsigned threads,
                                              const LocationRange& counted,
-                                             const std::vector<std::uint8_t>* digested_comms) {
-  Matching matching;
-  link_requests(trace, matching, threads, counted);
+                                             const std::vector<std::uint8_t>* digested_comms,
+                                             Matching links, const LocationRange& linked) {
+  Matching matching = std::move(links);
+  link_requests(trace, matching, threads, counted, linked);
   // The ids' pages are kept for the matching's tables (memory_reuse.h): given back, the tables
   // took them again with a fault a page.
   trace.release_request_ids();

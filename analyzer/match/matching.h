@@ -108,9 +108,12 @@ Matching match_trace(const Trace& trace, unsigned threads = 0, const LocationRan
 // match_trace for the owner of the trace, who reads no request ids after it: they go as soon
 // as the requests are linked (8 bytes per op of each location with a nonblocking call), and
 // their pages back to the system, so that they are not held beside the matching's tables.
+// `links`: the request pairs an earlier link_requests found of the `linked` locations, which
+// are not linked again.
 Matching match_trace_and_release_request_ids(
     Trace& trace, unsigned threads = 0, const LocationRange& counted = {},
-    const std::vector<std::uint8_t>* digested_comms = nullptr);
+    const std::vector<std::uint8_t>* digested_comms = nullptr, Matching links = {},
+    const LocationRange& linked = {0, 0});
 
 // The op that completed a message's send: the IsendComplete of a nonblocking send (invalid if
 // it never completed), the send itself for a blocking one.

@@ -32,10 +32,11 @@ bool is_completion(OpKind k) {
 }  // namespace
 
 void link_requests(const Trace& trace, Matching& matching, unsigned threads,
-                   const LocationRange& counted) {
+                   const LocationRange& counted, const LocationRange& linked) {
   matching.request_partner.resize(trace.locations.size());
   std::vector<std::uint64_t> unmatched(trace.locations.size(), 0);
   parallel_for(trace.locations.size(), threads, [&](std::size_t li) {
+    if (linked.contains(li)) return;
     const Location& l = trace.locations[li];
     if (std::none_of(l.op_kind.begin(), l.op_kind.end(),
                      [](OpKind k) { return is_post(k) || is_completion(k); }))

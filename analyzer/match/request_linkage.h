@@ -11,8 +11,9 @@ namespace collwrap {
 // Fills matching.request_partner and counts matching.counts.unmatched_requests: completions
 // without a post, and posts never completed (a new post with the same id, or the stream's end).
 // Locations are independent: `threads` of them are linked at once (0: one per core). Counts
-// only at the `counted` locations.
+// only at the `counted` locations. The `linked` locations keep the pairs and counts `matching`
+// has of them: an earlier call linked them.
 void link_requests(const Trace& trace, Matching& matching, unsigned threads,
-                   const LocationRange& counted = {});
+                   const LocationRange& counted = {}, const LocationRange& linked = {0, 0});
 
 }  // namespace collwrap

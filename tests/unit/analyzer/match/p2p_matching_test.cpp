@@ -1,7 +1,10 @@
 // Point-to-point matching and request linkage on hand-built traces.
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "matching.h"
+#include "request_linkage.h"
 #include "trace_builder.h"
 
 namespace collwrap {
@@ -296,6 +299,49 @@ TEST(P2PMatching, ReleasingTheRequestIdsPairsTheSame) {
     EXPECT_EQ(l.op_request.capacity(), 0u);
   }
   EXPECT_FALSE(kept.locations[0].op_request.empty());
+}
+
+// A job's process links its share's requests before the ghosts come, and the matching goes
+// on from those links: only the other locations are linked then, and each location's
+// unmatched requests are counted once.
+TEST(P2PMatching, MatchingGoesOnFromTheShareLinkedBefore) {
+  TraceBuilder b(4);
+  for (int r = 0; r < 4; ++r) {
+    auto isend = b.call(r, "MPI_Isend", 0, 5);
+    b.isend(isend, (r + 1) % 4, 0, 64, 1);
+    auto irecv = b.call(r, "MPI_Irecv", 10, 15);
+    b.irecv_request(irecv, 2);
+    auto waitall = b.call(r, "MPI_Waitall", 20, 90);
+    b.isend_complete(waitall, 1);
+    b.irecv(waitall, (r + 3) % 4, 0, 64, 2);
+    auto lost = b.call(r, "MPI_Isend", 100, 105);
+    b.isend(lost, (r + 1) % 4, 1, 8, 3 + r);  // never completed: unmatched
+  }
+  const Trace whole = b.finish();
+  const LocationRange share{1, 3};
+  Trace expected_trace = whole;
+  const Matching expected = match_trace_and_release_request_ids(expected_trace, 1, share);
+  EXPECT_EQ(expected.counts.unmatched_requests, 2u);
+  for (const unsigned threads : {1u, 2u}) {
+    Trace trace = whole;
+    Matching links;
+    link_requests(trace, links, threads, share);
+    const Matching m = match_trace_and_release_request_ids(trace, threads, share, nullptr,
+                                                           std::move(links), share);
+    EXPECT_EQ(m.request_partner, expected.request_partner) << threads << " threads";
+    EXPECT_EQ(m.counts.unmatched_requests, 2u) << threads << " threads";
+    ASSERT_EQ(m.messages.size(), expected.messages.size());
+    for (std::size_t i = 0; i < m.messages.size(); ++i) {
+      EXPECT_EQ(m.messages[i].send, expected.messages[i].send);
+      EXPECT_EQ(m.messages[i].recv, expected.messages[i].recv);
+    }
+  }
+  // The share's pairs come from the links alone: links missing them leave them unpaired.
+  Trace trace = whole;
+  const Matching unlinked =
+      match_trace_and_release_request_ids(trace, 1, share, nullptr, Matching{}, share);
+  EXPECT_TRUE(unlinked.request_partner[1].empty());
+  EXPECT_FALSE(unlinked.request_partner[0].empty());
 }
 
 TEST(P2PMatching, CancelledSendsAreNotMessages) {
