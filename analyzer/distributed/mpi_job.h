@@ -71,9 +71,4 @@ inline LauncherPlace launcher_place(const char* (*getenv)(const char*)) {
   return {};
 }
 
-// Whether a launcher started this process as one of several.
-inline bool launched_with_others(const char* (*getenv)(const char*)) {
-  return launcher_place(getenv).size > 1;
-}
-
 }  // namespace collwrap
